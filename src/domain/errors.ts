@@ -1,0 +1,79 @@
+/**
+ * The one error taxonomy. Messages are the exact texts clients see; the transport maps
+ * `kind` to a gRPC code and HTTP status through src/adapters/status.ts.
+ */
+export type ErrorKind =
+  | 'not_found'
+  | 'invalid_argument'
+  | 'unauthenticated'
+  | 'permission_denied'
+  | 'unavailable'
+  | 'internal';
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: ErrorKind;
+}
+
+/** `message` is the whole text, e.g. `flag "default/foo" not found`. */
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+export class InvalidArgumentError extends DomainError {
+  readonly kind = 'invalid_argument' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidArgumentError';
+  }
+}
+
+/** Flipt's ErrValidation: `invalid field <field>: <reason>`. */
+export class ValidationError extends InvalidArgumentError {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`invalid field ${field}: ${reason}`);
+    this.name = 'ValidationError';
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  readonly kind = 'unauthenticated' as const;
+  constructor(message = 'request was not authenticated') {
+    super(message);
+    this.name = 'UnauthenticatedError';
+  }
+}
+
+export class PermissionDeniedError extends DomainError {
+  readonly kind = 'permission_denied' as const;
+  constructor(message = 'permission denied') {
+    super(message);
+    this.name = 'PermissionDeniedError';
+  }
+}
+
+/** The storage (or another dependency) cannot be reached; the message names it. */
+export class UnavailableError extends DomainError {
+  readonly kind = 'unavailable' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnavailableError';
+  }
+}
+
+/** An error whose message may be shown (e.g. a rollout rank out of order). */
+export class InternalError extends DomainError {
+  readonly kind = 'internal' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'InternalError';
+  }
+}
+
+export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;

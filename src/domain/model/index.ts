@@ -1,0 +1,4 @@
+export * from './enums';
+export * from './resources';
+export * from './requests';
+export * from './evaluation';

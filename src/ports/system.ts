@@ -1,0 +1,23 @@
+import type { Timestamp } from '../domain/model';
+
+export interface Clock {
+  /** Now, as an RFC 3339 UTC timestamp with six fractional digits. */
+  now(): Timestamp;
+}
+
+export interface IdGenerator {
+  /** A random UUID v4, lower-case and hyphenated. */
+  uuid(): string;
+}
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Told after a write to a namespace commits. */
+export interface ChangeNotifier {
+  namespaceChanged(namespaceKey: string): void;
+}
