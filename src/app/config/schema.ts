@@ -1,0 +1,208 @@
+import convict from 'convict';
+import { parseDuration } from './duration';
+import { checkDatabaseUrl } from './database-url';
+
+/*
+ * Every key has doc, format, default and env. The environment name of a key is VEXIL_ plus
+ * its path in upper case with dots as underscores; it is derived, never typed by hand.
+ */
+
+convict.addFormat({
+  name: 'duration',
+  validate(value: unknown) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new Error('must be a duration such as 500ms, 30s, 5m or 1h');
+    }
+  },
+  coerce(value: unknown) {
+    // Unparsable text stays a string so validation reports it against its key.
+    try {
+      return parseDuration(String(value));
+    } catch {
+      return String(value);
+    }
+  },
+});
+
+convict.addFormat({
+  name: 'bool',
+  validate(value: unknown) {
+    if (typeof value !== 'boolean') throw new Error('must be true or false');
+  },
+  coerce: (value: unknown) => (value === 'true' ? true : value === 'false' ? false : value),
+});
+
+convict.addFormat({
+  name: 'db-url',
+  validate(value: unknown) {
+    if (typeof value !== 'string') throw new Error('must be a string');
+    checkDatabaseUrl(value);
+  },
+});
+
+convict.addFormat({
+  name: 'ratio',
+  validate(value: unknown) {
+    if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+      throw new Error('must be a number between 0 and 1');
+    }
+  },
+  coerce: Number,
+});
+
+convict.addFormat({
+  name: 'string-map',
+  validate(value: unknown) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new Error('must be a map of strings');
+    }
+    for (const [k, v] of Object.entries(value)) {
+      if (typeof v !== 'string') throw new Error(`value of "${k}" must be a string`);
+    }
+  },
+  coerce(value: unknown) {
+    // From the environment: "key1=value1,key2=value2".
+    if (typeof value !== 'string') return value;
+    const out: Record<string, string> = {};
+    for (const pair of value.split(',').filter((p) => p.trim() !== '')) {
+      const i = pair.indexOf('=');
+      if (i <= 0) return value;
+      out[pair.slice(0, i).trim()] = pair.slice(i + 1).trim();
+    }
+    return out;
+  },
+});
+
+const schemaDefinition = {
+  server: {
+    host: { doc: 'Address both listeners bind to.', format: String, default: '0.0.0.0' },
+    http_port: { doc: 'HTTP port (0: an ephemeral port, logged at start).', format: 'port', default: 8080 },
+    grpc_port: { doc: 'gRPC port (0: an ephemeral port, logged at start).', format: 'port', default: 9000 },
+    mode: {
+      doc: 'read-write, or read-only for an evaluation tier (writes are refused).',
+      format: ['read-write', 'read-only'],
+      default: 'read-write',
+    },
+    shutdown_timeout: {
+      doc: 'How long in-flight requests may take to finish after SIGTERM/SIGINT.',
+      format: 'duration',
+      default: parseDuration('15s'),
+    },
+    max_body_bytes: {
+      doc: 'Largest accepted HTTP request body, in bytes (larger: 413 before parsing).',
+      format: 'nat',
+      default: 4 * 1024 * 1024,
+    },
+  },
+  db: {
+    url: {
+      doc: 'Database: a file path or file:/sqlite: URL (embedded SQLite), postgres://, mysql:// or cockroach://.',
+      format: 'db-url',
+      default: 'file:./data/vexil.db',
+      sensitive: true,
+    },
+    max_open_conn: { doc: 'Most open connections (0: driver default). SQLite uses one.', format: 'nat', default: 0 },
+    max_idle_conn: { doc: 'Most idle connections kept in the pool.', format: 'nat', default: 2 },
+    conn_max_lifetime: { doc: 'Close connections older than this (0: never).', format: 'duration', default: 0 },
+    connect_retry_max_backoff: {
+      doc: 'Longest wait between attempts while the database cannot be reached at start.',
+      format: 'duration',
+      default: parseDuration('30s'),
+    },
+  },
+  caching: {
+    enabled: { doc: 'Serve evaluations from a cache without any database read on the hot path.', format: 'bool', default: false },
+    backend: { doc: 'memory (private to the instance) or redis (shared).', format: ['memory', 'redis'], default: 'memory' },
+    ttl: { doc: 'Longest time a cached snapshot is served without a refresh.', format: 'duration', default: parseDuration('60s') },
+    memory: {
+      max_entries: { doc: 'Most namespace snapshots kept in memory.', format: 'nat', default: 1000 },
+      max_bytes: { doc: 'Most bytes of serialized snapshots kept in memory.', format: 'nat', default: 256 * 1024 * 1024 },
+    },
+    redis: {
+      url: { doc: 'redis:// or rediss:// URL; when set it wins over host/port/password/db.', format: String, default: '', sensitive: true },
+      host: { doc: 'Redis host.', format: String, default: 'localhost' },
+      port: { doc: 'Redis port.', format: 'port', default: 6379 },
+      password: { doc: 'Redis password.', format: String, default: '', sensitive: true },
+      db: { doc: 'Redis database number.', format: 'nat', default: 0 },
+      prefix: { doc: 'Prefix of every key and channel Vexil uses.', format: String, default: 'vexil:' },
+      tls: {
+        enabled: { doc: 'Connect with TLS.', format: 'bool', default: false },
+        ca_file: { doc: 'PEM file of the CA to trust.', format: String, default: '' },
+        insecure_skip_verify: { doc: 'Do not verify the server certificate.', format: 'bool', default: false },
+      },
+    },
+  },
+  evaluation: {
+    max_batch_size: { doc: 'Most requests in one batch evaluation (larger: 400).', format: 'nat', default: 1000 },
+  },
+  authentication: {
+    required: { doc: 'Require a client token on every API except /health, /metrics and /auth/v1/method.', format: 'bool', default: false },
+    methods: {
+      token: {
+        enabled: { doc: 'Enable the token method (creating client tokens).', format: 'bool', default: false },
+        bootstrap: {
+          token: { doc: 'Client token created at start when no token exists yet.', format: String, default: '', sensitive: true },
+          expiration: { doc: 'Lifetime of the bootstrap token (0: never expires).', format: 'duration', default: 0 },
+        },
+        cleanup: {
+          interval: { doc: 'How often expired tokens are deleted.', format: 'duration', default: parseDuration('1h') },
+          grace_period: { doc: 'How long after expiry a token is kept before deletion.', format: 'duration', default: parseDuration('30m') },
+        },
+      },
+    },
+  },
+  log: {
+    level: { doc: 'debug, info, warn or error.', format: ['debug', 'info', 'warn', 'error'], default: 'info' },
+    encoding: {
+      doc: 'json, console, or auto (console on a terminal, json otherwise).',
+      format: ['auto', 'json', 'console'],
+      default: 'auto',
+    },
+  },
+  metrics: {
+    enabled: { doc: 'Serve Prometheus metrics at /metrics.', format: 'bool', default: true },
+  },
+  tracing: {
+    enabled: { doc: 'Export traces over OTLP/HTTP.', format: 'bool', default: false },
+    sampling_ratio: { doc: 'Share of traces sampled, 0 to 1.', format: 'ratio', default: 1 },
+    otlp: {
+      endpoint: { doc: 'OTLP/HTTP endpoint.', format: String, default: 'http://localhost:4318' },
+      headers: { doc: 'Headers sent with every export (env: k1=v1,k2=v2).', format: 'string-map', default: {} as Record<string, string>, sensitive: true },
+    },
+  },
+};
+
+type Leaf = { doc: string; format: unknown; default: unknown; env?: string; sensitive?: boolean };
+
+/** Every key path of the schema with its definition, in declaration order. */
+export function schemaLeaves(
+  node: Record<string, unknown> = schemaDefinition,
+  prefix = '',
+): Array<[string, Leaf]> {
+  return Object.entries(node).flatMap(([name, child]) => {
+    const path = prefix === '' ? name : `${prefix}.${name}`;
+    return typeof child === 'object' && child !== null && 'doc' in child
+      ? [[path, child as Leaf] as [string, Leaf]]
+      : schemaLeaves(child as Record<string, unknown>, path);
+  });
+}
+
+export const envNameOf = (path: string): string => `VEXIL_${path.toUpperCase().replace(/\./g, '_')}`;
+
+function withEnvNames<T extends Record<string, unknown>>(node: T, prefix = ''): T {
+  const out: Record<string, unknown> = {};
+  for (const [name, child] of Object.entries(node)) {
+    const path = prefix === '' ? name : `${prefix}.${name}`;
+    out[name] =
+      typeof child === 'object' && child !== null && 'doc' in child
+        ? { ...child, env: envNameOf(path) }
+        : withEnvNames(child as Record<string, unknown>, path);
+  }
+  return out as T;
+}
+
+export const configSchema = withEnvNames(schemaDefinition);
+
+export type VexilConfigSchema = typeof schemaDefinition;
+export const createConvict = (env: NodeJS.ProcessEnv) =>
+  convict(configSchema, { env, args: [] });

@@ -1,0 +1,51 @@
+/** The validated configuration. Durations are milliseconds. */
+export interface VexilConfig {
+  server: {
+    host: string;
+    http_port: number;
+    grpc_port: number;
+    mode: 'read-write' | 'read-only';
+    shutdown_timeout: number;
+    max_body_bytes: number;
+  };
+  db: {
+    url: string;
+    max_open_conn: number;
+    max_idle_conn: number;
+    conn_max_lifetime: number;
+    connect_retry_max_backoff: number;
+  };
+  caching: {
+    enabled: boolean;
+    backend: 'memory' | 'redis';
+    ttl: number;
+    memory: { max_entries: number; max_bytes: number };
+    redis: {
+      url: string;
+      host: string;
+      port: number;
+      password: string;
+      db: number;
+      prefix: string;
+      tls: { enabled: boolean; ca_file: string; insecure_skip_verify: boolean };
+    };
+  };
+  evaluation: { max_batch_size: number };
+  authentication: {
+    required: boolean;
+    methods: {
+      token: {
+        enabled: boolean;
+        bootstrap: { token: string; expiration: number };
+        cleanup: { interval: number; grace_period: number };
+      };
+    };
+  };
+  log: { level: 'debug' | 'info' | 'warn' | 'error'; encoding: 'auto' | 'json' | 'console' };
+  metrics: { enabled: boolean };
+  tracing: {
+    enabled: boolean;
+    sampling_ratio: number;
+    otlp: { endpoint: string; headers: Record<string, string> };
+  };
+}
