@@ -1,0 +1,60 @@
+import { UnavailableError } from '../../../src/domain/errors';
+import { Deferred } from '../../../src/app/deferred';
+import { HealthState } from '../../../src/app/health-state';
+import { retryWithBackoff } from '../../../src/app/retry';
+
+describe('health state', () => {
+  it('notifies subscribers of changes only', () => {
+    const h = new HealthState('NOT_SERVING', 'starting');
+    const seen: string[] = [];
+    const unsubscribe = h.subscribe((s) => seen.push(`${s.status}:${s.detail ?? ''}`));
+    h.set('NOT_SERVING', 'starting');
+    h.set('SERVING');
+    h.set('SERVING');
+    unsubscribe();
+    h.set('NOT_SERVING', 'stopping');
+    expect(seen).toEqual(['SERVING:']);
+    expect(h.current()).toEqual({ status: 'NOT_SERVING', detail: 'stopping' });
+  });
+});
+
+describe('deferred service', () => {
+  it('answers UNAVAILABLE until resolved, then forwards', async () => {
+    const d = new Deferred<{ get(x: number): Promise<number> }>('storage is not ready');
+    await expect(d.proxy.get(1)).rejects.toThrow(UnavailableError);
+    await expect(d.proxy.get(1)).rejects.toThrow('storage is not ready');
+    d.resolve({ get: async (x) => x * 2 });
+    await expect(d.proxy.get(21)).resolves.toBe(42);
+    expect(d.ready).toBe(true);
+  });
+});
+
+describe('retry with backoff', () => {
+  it('retries until success, reporting each failure with a growing delay', async () => {
+    let calls = 0;
+    const delays: number[] = [];
+    const value = await retryWithBackoff(
+      async () => {
+        calls++;
+        if (calls < 4) throw new Error(`down ${calls}`);
+        return 'up';
+      },
+      { initialDelayMs: 1, maxDelayMs: 4, onFailure: (_e, _n, d) => delays.push(d) },
+    );
+    expect(value).toBe('up');
+    expect(calls).toBe(4);
+    expect(delays).toHaveLength(3);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(5);
+  });
+
+  it('stops when aborted', async () => {
+    const ac = new AbortController();
+    const p = retryWithBackoff(() => Promise.reject(new Error('down')), {
+      initialDelayMs: 50,
+      maxDelayMs: 50,
+      signal: ac.signal,
+      onFailure: () => ac.abort(),
+    });
+    await expect(p).rejects.toThrow();
+  });
+});
