@@ -1,0 +1,130 @@
+import * as grpc from '@grpc/grpc-js';
+import { ReflectionService } from '@grpc/reflection';
+import type { ManagementApi } from '../../domain/services/api';
+import type { HealthReporter, IdGenerator, Logger } from '../../ports';
+import { createAuthServices, type GrpcAuthDeps } from './auth-service';
+import { createEvaluationServices, type GrpcEvaluationDeps } from './evaluation-service';
+import { createFliptHandlers } from './flipt-service';
+import { HealthService } from './health-service';
+import { loadProtoDefinitions, serviceDefinition, SERVICE_NAMES } from './proto-definitions';
+import {
+  wrapUnary,
+  type GrpcAuthenticator,
+  type GrpcServiceModule,
+  type UnaryHandler,
+} from './unary';
+
+export type { GrpcServiceModule } from './unary';
+
+export interface GrpcDeps {
+  readonly management: ManagementApi;
+  readonly health: HealthReporter;
+  readonly logger: Logger;
+  readonly ids: IdGenerator;
+  /** flipt.evaluation.EvaluationService, DataService and the legacy flipt.Flipt/Evaluate. */
+  readonly evaluation?: GrpcEvaluationDeps;
+  /** flipt.auth.* services. */
+  readonly auth?: GrpcAuthDeps;
+  /**
+   * Runs before every unary handler (after the request id is known, before the request is
+   * looked at), so an authentication failure wins over a validation failure as in Flipt.
+   * Health is never subject to it.
+   */
+  readonly authenticator?: GrpcAuthenticator;
+  /** Passed to grpc.Server (keepalive, message size limits). */
+  readonly serverOptions?: grpc.ServerOptions;
+}
+
+const healthByServer = new WeakMap<grpc.Server, HealthService>();
+
+/**
+ * Builds the gRPC server with every configured service, grpc.health.v1 and server
+ * reflection. The server is not bound: see bindGrpcServer.
+ */
+export function createGrpcServer(deps: GrpcDeps): grpc.Server {
+  const server = new grpc.Server(deps.serverOptions);
+  const wrapperDeps = { logger: deps.logger, ids: deps.ids, authenticator: deps.authenticator };
+
+  const evaluation = deps.evaluation
+    ? createEvaluationServices(deps.evaluation, deps.ids)
+    : undefined;
+  const modules: GrpcServiceModule[] = [
+    {
+      serviceName: SERVICE_NAMES.flipt,
+      handlers: createFliptHandlers(deps.management, evaluation?.legacy),
+    },
+    ...(evaluation?.services ?? []),
+    ...(deps.auth ? createAuthServices(deps.auth) : []),
+  ];
+
+  for (const mod of modules) {
+    const definition = serviceDefinition(mod.serviceName);
+    const implementation: grpc.UntypedServiceImplementation = {};
+    for (const rpc of Object.keys(definition)) {
+      const handler = mod.handlers[rpc];
+      if (!handler) throw new Error(`no handler for ${mod.serviceName}/${rpc}`);
+      implementation[rpc] = wrapUnary(
+        `/${mod.serviceName}/${rpc}`,
+        handler as UnaryHandler<unknown, unknown>,
+        wrapperDeps,
+      );
+    }
+    server.addService(definition, implementation);
+  }
+
+  const served = modules.map((m) => m.serviceName);
+  const health = new HealthService(deps.health, served, deps.logger);
+  server.addService(serviceDefinition(SERVICE_NAMES.health), health.implementation);
+  healthByServer.set(server, health);
+
+  // Reflect exactly what is served, not every service the protos happen to declare.
+  new ReflectionService(loadProtoDefinitions(), {
+    services: [...served, SERVICE_NAMES.health],
+  }).addToServer(server);
+
+  return server;
+}
+
+/**
+ * Binds and starts the server. Port 0 picks a free port; the bound port is returned.
+ * Plaintext unless credentials are given.
+ */
+export function bindGrpcServer(
+  server: grpc.Server,
+  host: string,
+  port: number,
+  credentials: grpc.ServerCredentials = grpc.ServerCredentials.createInsecure(),
+): Promise<number> {
+  const address =
+    host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
+  return new Promise((resolve, reject) => {
+    server.bindAsync(address, credentials, (err, boundPort) => {
+      if (err) reject(err);
+      else resolve(boundPort);
+    });
+  });
+}
+
+/**
+ * Stops accepting calls and waits for the running ones (health watchers are told
+ * NOT_SERVING and closed first, or they would hold the shutdown open). After `timeoutMs`
+ * whatever is still running is cancelled.
+ */
+export function shutdownGrpcServer(server: grpc.Server, timeoutMs: number): Promise<void> {
+  healthByServer.get(server)?.shutdown();
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      finish();
+    }, timeoutMs);
+    timer.unref();
+    server.tryShutdown(() => finish());
+  });
+}

@@ -1,0 +1,136 @@
+import * as grpc from '@grpc/grpc-js';
+import type { Authentication } from '../../domain/model';
+import type { IdGenerator, Logger } from '../../ports';
+import { toPublicError } from '../status';
+
+/** What a handler knows about the call besides its request message. */
+export interface CallContext {
+  /** Fully-qualified method, e.g. `/flipt.Flipt/GetFlag`. */
+  readonly method: string;
+  /** From the `x-request-id` metadata, or generated. */
+  readonly requestId: string;
+  readonly metadata: grpc.Metadata;
+  /** Set when an authenticator is configured and accepted the call. */
+  readonly authentication?: Authentication;
+}
+
+export type UnaryHandler<Req = unknown, Res = unknown> = (
+  request: Req,
+  ctx: CallContext,
+) => Promise<Res>;
+
+/** One service a server registers: its fully-qualified name and a handler per RPC. */
+export interface GrpcServiceModule {
+  readonly serviceName: string;
+  readonly handlers: Readonly<Record<string, UnaryHandler<never, unknown>>>;
+}
+
+/**
+ * Decides whether a call may proceed. Throws a domain error (UnauthenticatedError, ...) to
+ * refuse it; returns the caller's authentication (or undefined for calls it lets through
+ * anonymously, such as public auth methods).
+ */
+export interface GrpcAuthenticator {
+  authenticate(call: {
+    readonly method: string;
+    readonly metadata: grpc.Metadata;
+  }): Promise<Authentication | undefined>;
+}
+
+/** An error that already is a gRPC status (code and message go out as they are). */
+export class GrpcStatusError extends Error {
+  constructor(
+    readonly code: grpc.status,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GrpcStatusError';
+  }
+}
+
+/** grpc-go's wording, which Flipt returns for RPCs it does not serve. */
+export const unimplemented = (rpc: string): GrpcStatusError =>
+  new GrpcStatusError(grpc.status.UNIMPLEMENTED, `method ${rpc} not implemented`);
+
+export interface UnaryWrapperDeps {
+  readonly logger: Logger;
+  readonly ids: IdGenerator;
+  readonly authenticator?: GrpcAuthenticator;
+}
+
+const REQUEST_ID_HEADER = 'x-request-id';
+
+export function requestIdOf(metadata: grpc.Metadata, ids: IdGenerator): string {
+  const given = metadata.get(REQUEST_ID_HEADER)[0];
+  return typeof given === 'string' && given !== '' ? given : ids.uuid();
+}
+
+/**
+ * Adapts a promise-returning handler to grpc-js: resolves the request id, runs the
+ * authenticator, maps thrown errors to a gRPC status through the shared status table, and
+ * writes one access log line per call. Unexpected errors are logged with their stack and
+ * answered INTERNAL with a generic message, so internals never reach a client.
+ */
+export function wrapUnary<Req, Res>(
+  method: string,
+  handler: UnaryHandler<Req, Res>,
+  deps: UnaryWrapperDeps,
+): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdOf(call.metadata, deps.ids);
+    const echo = new grpc.Metadata();
+    echo.set(REQUEST_ID_HEADER, requestId);
+    call.sendMetadata(echo);
+
+    const finish = (code: grpc.status, fields: Record<string, unknown> = {}): void => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      deps.logger.info('grpc call', {
+        method,
+        code: grpc.status[code] ?? String(code),
+        durationMs: Math.round(durationMs * 1000) / 1000,
+        requestId,
+        ...fields,
+      });
+    };
+
+    const run = async (): Promise<Res> => {
+      const authentication = deps.authenticator
+        ? await deps.authenticator.authenticate({ method, metadata: call.metadata })
+        : undefined;
+      return handler(call.request, { method, requestId, metadata: call.metadata, authentication });
+    };
+
+    run().then(
+      (response) => {
+        finish(grpc.status.OK);
+        callback(null, response);
+      },
+      (err: unknown) => {
+        const { code, message } = statusOf(err, method, requestId, deps.logger);
+        finish(code, { error: message });
+        callback({ code, details: message, metadata: new grpc.Metadata() });
+      },
+    );
+  };
+}
+
+function statusOf(
+  err: unknown,
+  method: string,
+  requestId: string,
+  logger: Logger,
+): { code: grpc.status; message: string } {
+  if (err instanceof GrpcStatusError) return { code: err.code, message: err.message };
+  const pub = toPublicError(err);
+  if (pub.unexpected) {
+    const e = err instanceof Error ? err : new Error(String(err));
+    logger.error('unexpected error in grpc call', {
+      method,
+      requestId,
+      error: e.message,
+      stack: e.stack,
+    });
+  }
+  return { code: pub.code as grpc.status, message: pub.message };
+}
