@@ -1,0 +1,72 @@
+import type { ServerResponse } from 'node:http';
+import { UnauthenticatedError } from '../../domain/errors';
+import type { Logger } from '../../ports';
+import { GrpcCode, httpStatusForGrpcCode, toPublicError, type GrpcCodeNumber } from '../status';
+
+/**
+ * An error raised by the HTTP transport itself (routing, body size, JSON decoding), i.e.
+ * what grpc-gateway answers before the service is reached. Domain errors keep going
+ * through the status table; only these carry their own code.
+ */
+export class HttpError extends Error {
+  readonly httpStatus: number;
+  constructor(
+    readonly code: GrpcCodeNumber,
+    message: string,
+    httpStatus?: number,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+    this.httpStatus = httpStatus ?? httpStatusForGrpcCode(code);
+  }
+}
+
+export const notFoundRoute = (): HttpError => new HttpError(GrpcCode.NOT_FOUND, 'Not Found');
+export const methodNotAllowed = (): HttpError =>
+  new HttpError(GrpcCode.UNIMPLEMENTED, 'Method Not Allowed');
+export const invalidArgument = (message: string): HttpError =>
+  new HttpError(GrpcCode.INVALID_ARGUMENT, message);
+
+/** Writes a JSON body; `trailingNewline` only for /health, which Flipt ends with "\n". */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  trailingNewline = false,
+): void {
+  const text = JSON.stringify(body) + (trailingNewline ? '\n' : '');
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/**
+ * Answers with grpc-gateway's error body `{"code":<grpc>,"message":"...","details":[]}`.
+ * Unexpected errors get a generic message; their stack goes to the log only.
+ */
+export function writeError(res: ServerResponse, err: unknown, logger?: Logger): void {
+  let code: GrpcCodeNumber;
+  let status: number;
+  let message: string;
+  if (err instanceof HttpError) {
+    ({ code, httpStatus: status, message } = err);
+  } else {
+    const pub = toPublicError(err);
+    ({ code, httpStatus: status, message } = pub);
+    if (pub.unexpected) {
+      logger?.error('unexpected error while handling a request', {
+        requestId: res.getHeader('x-request-id'),
+        error: err instanceof Error ? err.message : String(err),
+        stack: err instanceof Error ? err.stack : undefined,
+      });
+    }
+  }
+  if (res.headersSent) {
+    // Nothing sensible can be written any more; cut the response short so the client sees it.
+    res.destroy();
+    return;
+  }
+  if (err instanceof UnauthenticatedError) res.setHeader('WWW-Authenticate', message);
+  sendJson(res, status, { code, message, details: [] });
+}

@@ -1,0 +1,38 @@
+export { createHttpHandler, runGuards, type HttpDeps, type HttpHandler } from './http-handler';
+export {
+  HttpError,
+  invalidArgument,
+  methodNotAllowed,
+  notFoundRoute,
+  sendJson,
+  writeError,
+} from './http-error';
+export { accessLogEntry, logAccessOnFinish, type AccessLogEntry } from './access-log';
+export { readBody, bodyTooLarge } from './read-body';
+export { parseJsonBody, scanJsonValue } from './parse-json';
+export {
+  beginRequest,
+  requestContext,
+  requestIdFor,
+  UNMATCHED_ROUTE,
+  type RequestContext,
+} from './request-context';
+export {
+  RouteTable,
+  splitTarget,
+  type HttpExchange,
+  type HttpRoute,
+  type RequestGuard,
+  type RouteMatch,
+} from './route-table';
+export {
+  decodeJsonMessage,
+  decodeQueryMessage,
+  TYPE_MISMATCH_MESSAGE,
+  type FieldSpec,
+  type MessageSchema,
+} from './proto-json-decoder';
+export * from './presenters';
+export { HEALTH_SERVICES, healthRoute } from './health-route';
+export { createManagementApp, type ManagementAppDeps } from './management-app';
+export { MANAGEMENT_ENDPOINTS, type ApiEndpoint, type ApiMethod } from './management-routes';

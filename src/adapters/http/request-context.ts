@@ -1,0 +1,48 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IdGenerator } from '../../ports';
+
+/** Per-request facts shared by routing, guards, error writing and the access log. */
+export interface RequestContext {
+  readonly requestId: string;
+  readonly startedAt: bigint;
+  /** The matched route pattern (never the raw path, so logs and metrics stay low-cardinality). */
+  route: string;
+  /** Whatever an authentication guard established about the caller. */
+  principal?: unknown;
+}
+
+const contexts = new WeakMap<IncomingMessage, RequestContext>();
+
+export const UNMATCHED_ROUTE = '(unmatched)';
+
+/** Request ids longer than this are replaced rather than echoed into logs and headers. */
+const MAX_REQUEST_ID_LENGTH = 200;
+const PRINTABLE = /^[\x21-\x7e]+$/;
+
+/** The caller's `x-request-id` when it is sane, otherwise a fresh UUID. */
+export function requestIdFor(req: IncomingMessage, ids: IdGenerator): string {
+  const given = req.headers['x-request-id'];
+  const value = Array.isArray(given) ? given[0] : given;
+  if (value && value.length <= MAX_REQUEST_ID_LENGTH && PRINTABLE.test(value)) return value;
+  return ids.uuid();
+}
+
+/** Creates the context of a request and echoes its id as `X-Request-Id`. */
+export function beginRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ids: IdGenerator,
+): RequestContext {
+  const ctx: RequestContext = {
+    requestId: requestIdFor(req, ids),
+    startedAt: process.hrtime.bigint(),
+    route: UNMATCHED_ROUTE,
+  };
+  contexts.set(req, ctx);
+  res.setHeader('X-Request-Id', ctx.requestId);
+  return ctx;
+}
+
+export function requestContext(req: IncomingMessage): RequestContext | undefined {
+  return contexts.get(req);
+}
