@@ -1,0 +1,82 @@
+import { ValidationError } from '../errors';
+import type {
+  CreateDistributionRequest,
+  DeleteDistributionRequest,
+  DeleteRuleRequest,
+  GetRuleRequest,
+  ListRulesRequest,
+  OrderRulesRequest,
+  RuleSegmentsInput,
+  UpdateDistributionRequest,
+} from '../model';
+import type { RawCreateRuleRequest, RawUpdateRuleRequest } from '../services/api';
+import { requireField, requireLimitWithPosition } from './field-checks';
+
+const SEGMENTS_FIELD = 'segmentKey or segmentKeys';
+
+/** Exactly one of the deprecated `segmentKey` and `segmentKeys` must be given. */
+export function requireOneSegmentSource(input: RuleSegmentsInput): void {
+  if (input.segmentKey === '' && input.segmentKeys.length === 0) {
+    throw new ValidationError(SEGMENTS_FIELD, 'must not be empty');
+  }
+  if (input.segmentKey !== '' && input.segmentKeys.length > 0) {
+    throw new ValidationError(SEGMENTS_FIELD, 'only one can be present');
+  }
+}
+
+export function validateListRules(req: ListRulesRequest): void {
+  requireField(req.flagKey, 'flagKey');
+  requireLimitWithPosition(req);
+}
+
+export function validateGetRule(req: GetRuleRequest): void {
+  requireField(req.id, 'id');
+  requireField(req.flagKey, 'flagKey');
+}
+
+export function validateCreateRule(req: RawCreateRuleRequest): void {
+  requireField(req.flagKey, 'flagKey');
+  requireOneSegmentSource(req);
+  if (req.rank <= 0) throw new ValidationError('rank', 'must be greater than 0');
+}
+
+export function validateUpdateRule(req: RawUpdateRuleRequest): void {
+  requireField(req.id, 'id');
+  requireField(req.flagKey, 'flagKey');
+  requireOneSegmentSource(req);
+}
+
+export function validateDeleteRule(req: DeleteRuleRequest): void {
+  requireField(req.id, 'id');
+  requireField(req.flagKey, 'flagKey');
+}
+
+export function validateOrderRules(req: OrderRulesRequest): void {
+  requireField(req.flagKey, 'flagKey');
+  if (req.ruleIds.length < 2)
+    throw new ValidationError('ruleIds', 'must contain atleast 2 elements');
+}
+
+function requireRolloutPercentage(rollout: number): void {
+  if (rollout < 0) throw new ValidationError('rollout', "must be greater than or equal to '0'");
+  if (rollout > 100) throw new ValidationError('rollout', "must be less than or equal to '100'");
+}
+
+export function validateCreateDistribution(req: CreateDistributionRequest): void {
+  requireField(req.flagKey, 'flagKey');
+  requireField(req.ruleId, 'ruleId');
+  requireField(req.variantId, 'variantId');
+  requireRolloutPercentage(req.rollout);
+}
+
+export function validateUpdateDistribution(req: UpdateDistributionRequest): void {
+  requireField(req.id, 'id');
+  validateCreateDistribution(req);
+}
+
+export function validateDeleteDistribution(req: DeleteDistributionRequest): void {
+  requireField(req.id, 'id');
+  requireField(req.flagKey, 'flagKey');
+  requireField(req.ruleId, 'ruleId');
+  requireField(req.variantId, 'variantId');
+}
