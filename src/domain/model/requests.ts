@@ -144,6 +144,11 @@ export interface CreateRuleRequest {
   /** Forced to OR by the service when there is one segment. */
   readonly segmentOperator: SegmentOperator;
   readonly rank: number;
+  /**
+   * The deprecated `segmentKey` exactly as sent ("" when `segmentKeys` was used): Flipt's
+   * not-found message quotes this raw value. Absent: the store uses the single key, if any.
+   */
+  readonly segmentKey?: string;
 }
 export interface UpdateRuleRequest {
   readonly namespaceKey: string;
@@ -197,6 +202,8 @@ export interface RolloutRuleInput {
     readonly segmentKeys: readonly string[];
     readonly segmentOperator: SegmentOperator;
     readonly value: boolean;
+    /** The deprecated `segmentKey` as sent, quoted by the create not-found message. */
+    readonly segmentKey?: string;
   };
   readonly threshold?: { readonly percentage: number; readonly value: boolean };
 }
