@@ -1,83 +1,44 @@
-import {
-  InvalidArgumentError,
-  isDomainError,
-  NotFoundError,
-  ValidationError,
-} from '../../domain/errors';
 import type {
   BatchEvaluationRequest,
-  BatchItemResult,
-  BooleanResult,
+  BatchEvaluationResponse,
+  BooleanEvaluationResponse,
   EvaluationRequest,
-  Timestamp,
-  VariantResult,
+  LegacyBatchEvaluationRequest,
+  LegacyBatchEvaluationResponse,
+  LegacyEvaluationRequest,
+  LegacyEvaluationResponse,
+  NamespaceData,
+  VariantEvaluationResponse,
 } from '../../domain/model';
-import type { IdGenerator } from '../../ports';
 import { SERVICE_NAMES } from './proto-definitions';
+import { presentClientSnapshot } from './snapshot-presenter';
 import type { CallContext, GrpcServiceModule, UnaryHandler } from './unary';
-import {
-  toOptionalTimestampMessage,
-  toTimestampMessage,
-  type TimestampMessage,
-} from './wire-types';
-
-/** What the evaluation use case offers the transports (pure results; ids and timing are ours). */
-export interface EvaluationApi {
-  boolean(req: EvaluationRequest): Promise<BooleanResult>;
-  variant(req: EvaluationRequest): Promise<VariantResult>;
-  /** Not-found flags come back as error items; any other failure rejects the whole batch. */
-  batch(req: BatchEvaluationRequest): Promise<readonly BatchItemResult[]>;
-}
+import { toTimestampMessage } from './wire-types';
 
 /**
- * The client-side snapshot in Flipt's JSON shape (lowerCamelCase, enums by name, timestamps
- * as RFC 3339 text), so HTTP and gRPC serve one document. Timestamps are converted here.
+ * What the evaluation use cases offer the transports; src/domain/services/evaluation's
+ * EvaluationService satisfies it. Responses come complete (request ids, timestamps and
+ * durations filled by the use case), so every transport answers alike.
  */
-export interface EvaluationSnapshotDocument {
-  readonly namespace: { readonly key: string };
-  readonly flags: readonly SnapshotFlag[];
-}
-interface SnapshotSegment {
-  readonly key: string;
-  readonly name: string;
-  readonly description: string;
-  readonly matchType: string;
-  readonly createdAt?: Timestamp;
-  readonly updatedAt?: Timestamp;
-  readonly constraints: readonly object[];
-}
-interface SnapshotFlag {
-  readonly createdAt?: Timestamp;
-  readonly updatedAt?: Timestamp;
-  readonly rules: readonly { readonly segments: readonly SnapshotSegment[] }[];
-  readonly rollouts: readonly {
-    readonly segment?: { readonly segments: readonly SnapshotSegment[] };
-  }[];
-}
-
-export interface SnapshotApi {
-  /**
-   * `acceptServerVersion` is the client's `x-flipt-accept-server-version` metadata (undefined
-   * when absent); it gates fields older clients cannot read.
-   */
-  evaluationSnapshotNamespace(
-    req: { readonly key: string; readonly reference: string },
-    opts: { readonly acceptServerVersion?: string },
-  ): Promise<EvaluationSnapshotDocument>;
+export interface EvaluationApi {
+  boolean(req: EvaluationRequest): Promise<BooleanEvaluationResponse>;
+  variant(req: EvaluationRequest): Promise<VariantEvaluationResponse>;
+  batch(req: BatchEvaluationRequest): Promise<BatchEvaluationResponse>;
+  legacyEvaluate(req: LegacyEvaluationRequest): Promise<LegacyEvaluationResponse>;
+  legacyBatchEvaluate(req: LegacyBatchEvaluationRequest): Promise<LegacyBatchEvaluationResponse>;
+  /** Everything of one namespace for the client-side snapshot; data undefined when unknown. */
+  clientSnapshot(namespaceKey: string): Promise<{ readonly data: NamespaceData | undefined }>;
 }
 
 export interface GrpcEvaluationDeps {
   readonly api: EvaluationApi;
-  /** DataService is registered only when given. */
-  readonly snapshots?: SnapshotApi;
-  /** Wall clock for response timestamps; defaults to the system clock. */
-  readonly now?: () => Timestamp;
+  /** DataService (client-side snapshot) is registered unless this is false. */
+  readonly dataService?: boolean;
 }
 
 type Msg = Readonly<Record<string, unknown>>;
 
 const str = (m: Msg, f: string): string => (typeof m[f] === 'string' ? (m[f] as string) : '');
-const bool = (m: Msg, f: string): boolean => m[f] === true;
 const context = (m: Msg): Record<string, string> => {
   const v = m['context'];
   const out: Record<string, string> = {};
@@ -86,14 +47,14 @@ const context = (m: Msg): Record<string, string> => {
   }
   return out;
 };
-const items = (m: Msg, f: string): Msg[] =>
-  Array.isArray(m[f])
-    ? (m[f] as unknown[]).filter((x): x is Msg => !!x && typeof x === 'object')
-    : [];
+const items = (m: Msg, f: string): Msg[] => {
+  const v = m[f];
+  return Array.isArray(v) ? v.filter((x): x is Msg => !!x && typeof x === 'object') : [];
+};
 
-function v2Request(m: Msg, requestId: string): EvaluationRequest {
+function v2Request(m: Msg): EvaluationRequest {
   return {
-    requestId,
+    requestId: str(m, 'requestId'),
     namespaceKey: str(m, 'namespaceKey'),
     flagKey: str(m, 'flagKey'),
     entityId: str(m, 'entityId'),
@@ -102,235 +63,138 @@ function v2Request(m: Msg, requestId: string): EvaluationRequest {
   };
 }
 
-const systemNow = (): Timestamp => {
-  const iso = new Date().toISOString();
-  return `${iso.slice(0, 23)}000Z`;
-};
-
-/** Measures a handler the way Flipt's evaluation interceptor does: start to end, in ms. */
-function stopwatch(): () => number {
-  const start = process.hrtime.bigint();
-  return () => Number(process.hrtime.bigint() - start) / 1e6;
+function legacyRequest(m: Msg): LegacyEvaluationRequest {
+  return {
+    requestId: str(m, 'requestId'),
+    namespaceKey: str(m, 'namespaceKey'),
+    flagKey: str(m, 'flagKey'),
+    entityId: str(m, 'entityId'),
+    context: context(m),
+  };
 }
 
-function booleanResponse(
-  r: BooleanResult,
-  requestId: string,
-  durationMs: number,
-  ts: TimestampMessage,
-) {
+function presentBoolean(r: BooleanEvaluationResponse) {
   return {
     enabled: r.enabled,
     reason: r.reason,
-    requestId,
-    requestDurationMillis: durationMs,
-    timestamp: ts,
+    requestId: r.requestId,
+    requestDurationMillis: r.requestDurationMillis,
+    timestamp: toTimestampMessage(r.timestamp),
     flagKey: r.flagKey,
     segmentKeys: [...r.segmentKeys],
   };
 }
 
-function variantResponse(
-  r: VariantResult,
-  requestId: string,
-  durationMs: number,
-  ts: TimestampMessage,
-) {
+function presentVariant(r: VariantEvaluationResponse) {
   return {
     match: r.match,
     segmentKeys: [...r.segmentKeys],
     reason: r.reason,
     variantKey: r.variantKey,
     variantAttachment: r.variantAttachment,
-    requestId,
-    requestDurationMillis: durationMs,
-    timestamp: ts,
+    requestId: r.requestId,
+    requestDurationMillis: r.requestDurationMillis,
+    timestamp: toTimestampMessage(r.timestamp),
     flagKey: r.flagKey,
   };
 }
 
-function snapshotSegment(s: SnapshotSegment) {
+function presentBatch(r: BatchEvaluationResponse) {
   return {
-    ...s,
-    createdAt: toOptionalTimestampMessage(s.createdAt),
-    updatedAt: toOptionalTimestampMessage(s.updatedAt),
+    requestId: r.requestId,
+    responses: r.responses.map((item) => {
+      switch (item.type) {
+        case 'BOOLEAN_EVALUATION_RESPONSE_TYPE':
+          return { type: item.type, booleanResponse: presentBoolean(item.boolean) };
+        case 'VARIANT_EVALUATION_RESPONSE_TYPE':
+          return { type: item.type, variantResponse: presentVariant(item.variant) };
+        case 'ERROR_EVALUATION_RESPONSE_TYPE':
+          return {
+            type: item.type,
+            errorResponse: {
+              flagKey: item.error.flagKey,
+              namespaceKey: item.error.namespaceKey,
+              reason: item.error.reason,
+            },
+          };
+      }
+    }),
+    requestDurationMillis: r.requestDurationMillis,
   };
 }
 
-function snapshotMessage(doc: EvaluationSnapshotDocument) {
+function presentLegacy(r: LegacyEvaluationResponse) {
   return {
-    namespace: doc.namespace,
-    flags: doc.flags.map((f) => ({
-      ...f,
-      createdAt: toOptionalTimestampMessage(f.createdAt),
-      updatedAt: toOptionalTimestampMessage(f.updatedAt),
-      rules: f.rules.map((r) => ({ ...r, segments: r.segments.map(snapshotSegment) })),
-      rollouts: f.rollouts.map((r) =>
-        r.segment
-          ? { ...r, segment: { ...r.segment, segments: r.segment.segments.map(snapshotSegment) } }
-          : r,
-      ),
-    })),
+    requestId: r.requestId,
+    entityId: r.entityId,
+    requestContext: { ...r.requestContext },
+    match: r.match,
+    flagKey: r.flagKey,
+    segmentKey: r.segmentKey,
+    timestamp: toTimestampMessage(r.timestamp),
+    value: r.value,
+    requestDurationMillis: r.requestDurationMillis,
+    attachment: r.attachment,
+    reason: r.reason,
+    namespaceKey: r.namespaceKey,
+    segmentKeys: [...r.segmentKeys],
   };
 }
 
 /**
- * flipt.evaluation.EvaluationService, DataService (when snapshots are configured) and the
- * legacy flipt.Flipt Evaluate / BatchEvaluate, which run the variant evaluator.
+ * flipt.evaluation.EvaluationService, DataService, and the handlers of the legacy
+ * flipt.Flipt Evaluate / BatchEvaluate RPCs.
  */
-export function createEvaluationServices(
-  deps: GrpcEvaluationDeps,
-  ids: IdGenerator,
-): {
+export function createEvaluationServices(deps: GrpcEvaluationDeps): {
   services: GrpcServiceModule[];
   legacy: { Evaluate: UnaryHandler<Msg, unknown>; BatchEvaluate: UnaryHandler<Msg, unknown> };
 } {
   const { api } = deps;
-  const now = deps.now ?? systemNow;
-  // Flipt keeps a client-chosen request id and generates one only when it is empty.
-  const requestIdFor = (m: Msg): string => str(m, 'requestId') || ids.uuid();
-
-  const evaluation: GrpcServiceModule = {
-    serviceName: SERVICE_NAMES.evaluation,
-    handlers: {
-      Boolean: async (m: Msg) => {
-        const elapsed = stopwatch();
-        const requestId = requestIdFor(m);
-        const r = await api.boolean(v2Request(m, requestId));
-        return booleanResponse(r, requestId, elapsed(), toTimestampMessage(now()));
-      },
-      Variant: async (m: Msg) => {
-        const elapsed = stopwatch();
-        const requestId = requestIdFor(m);
-        const r = await api.variant(v2Request(m, requestId));
-        return variantResponse(r, requestId, elapsed(), toTimestampMessage(now()));
-      },
-      Batch: async (m: Msg) => {
-        const elapsed = stopwatch();
-        const requestId = requestIdFor(m);
-        const results = await api.batch({
-          requestId,
-          reference: str(m, 'reference'),
-          // Inner requests keep their own ids as sent, possibly "".
-          requests: items(m, 'requests').map((r) => v2Request(r, str(r, 'requestId'))),
-        });
-        const durationMs = elapsed();
-        const ts = toTimestampMessage(now());
-        const inner = items(m, 'requests');
-        return {
-          requestId,
-          responses: results.map((res, i) => {
-            const itemId = str(inner[i] ?? {}, 'requestId');
-            switch (res.type) {
-              case 'BOOLEAN_EVALUATION_RESPONSE_TYPE':
-                return {
-                  type: res.type,
-                  booleanResponse: booleanResponse(res.boolean, itemId, durationMs, ts),
-                };
-              case 'VARIANT_EVALUATION_RESPONSE_TYPE':
-                return {
-                  type: res.type,
-                  variantResponse: variantResponse(res.variant, itemId, durationMs, ts),
-                };
-              case 'ERROR_EVALUATION_RESPONSE_TYPE':
-                return { type: res.type, errorResponse: { ...res.error } };
-            }
-          }),
-          requestDurationMillis: durationMs,
-        };
+  const services: GrpcServiceModule[] = [
+    {
+      serviceName: SERVICE_NAMES.evaluation,
+      handlers: {
+        Boolean: async (m: Msg) => presentBoolean(await api.boolean(v2Request(m))),
+        Variant: async (m: Msg) => presentVariant(await api.variant(v2Request(m))),
+        Batch: async (m: Msg) =>
+          presentBatch(
+            await api.batch({
+              requestId: str(m, 'requestId'),
+              reference: str(m, 'reference'),
+              requests: items(m, 'requests').map(v2Request),
+            }),
+          ),
       },
     },
-  };
+  ];
 
-  const services: GrpcServiceModule[] = [evaluation];
-  const snapshots = deps.snapshots;
-  if (snapshots) {
+  if (deps.dataService !== false) {
     services.push({
       serviceName: SERVICE_NAMES.data,
       handlers: {
         EvaluationSnapshotNamespace: async (m: Msg, ctx: CallContext) => {
+          const key = str(m, 'key');
           const version = ctx.metadata.get('x-flipt-accept-server-version')[0];
-          const doc = await snapshots.evaluationSnapshotNamespace(
-            { key: str(m, 'key'), reference: str(m, 'reference') },
-            { acceptServerVersion: typeof version === 'string' ? version : undefined },
-          );
-          return snapshotMessage(doc);
+          const { data } = await api.clientSnapshot(key);
+          return presentClientSnapshot(key, data, typeof version === 'string' ? version : '');
         },
       },
     });
   }
 
-  const legacyResponse = (
-    m: Msg,
-    r: VariantResult,
-    requestId: string,
-    durationMs: number,
-    ts: TimestampMessage,
-  ) => ({
-    requestId,
-    entityId: str(m, 'entityId'),
-    requestContext: context(m),
-    match: r.match,
-    flagKey: r.flagKey,
-    segmentKey: r.segmentKeys[0] ?? '',
-    timestamp: ts,
-    value: r.variantKey,
-    requestDurationMillis: durationMs,
-    attachment: r.variantAttachment,
-    reason: r.legacyReason,
-    namespaceKey: str(m, 'namespaceKey'),
-    segmentKeys: [...r.segmentKeys],
-  });
-
-  const validateLegacy = (m: Msg): void => {
-    if (str(m, 'flagKey') === '') throw new ValidationError('flagKey', 'must not be empty');
-    if (str(m, 'entityId') === '') throw new ValidationError('entityId', 'must not be empty');
-  };
-
-  const legacyRequest = (m: Msg, requestId: string, namespaceKey: string): EvaluationRequest => ({
-    ...v2Request(m, requestId),
-    namespaceKey,
-    reference: '',
-  });
-
   const legacy = {
-    Evaluate: async (m: Msg) => {
-      const elapsed = stopwatch();
-      validateLegacy(m);
-      const requestId = requestIdFor(m);
-      const r = await api.variant(legacyRequest(m, requestId, str(m, 'namespaceKey')));
-      return legacyResponse(m, r, requestId, elapsed(), toTimestampMessage(now()));
-    },
+    Evaluate: async (m: Msg) => presentLegacy(await api.legacyEvaluate(legacyRequest(m))),
     BatchEvaluate: async (m: Msg) => {
-      const elapsed = stopwatch();
-      const requestId = requestIdFor(m);
-      const namespaceKey = str(m, 'namespaceKey');
-      const inner = items(m, 'requests');
-      for (const r of inner) {
-        const ns = str(r, 'namespaceKey');
-        if (ns !== '' && ns !== namespaceKey) {
-          throw new InvalidArgumentError(
-            'invalid field namespace_key: must be the same for all requests if specified',
-          );
-        }
-      }
-      const responses = [];
-      for (const r of inner) {
-        try {
-          const result = await api.variant(legacyRequest(r, '', namespaceKey));
-          responses.push({ r, result });
-        } catch (err) {
-          if (bool(m, 'excludeNotFound') && isDomainError(err) && err instanceof NotFoundError) {
-            continue;
-          }
-          throw err;
-        }
-      }
-      const ts = toTimestampMessage(now());
+      const r = await api.legacyBatchEvaluate({
+        requestId: str(m, 'requestId'),
+        namespaceKey: str(m, 'namespaceKey'),
+        requests: items(m, 'requests').map(legacyRequest),
+        excludeNotFound: m['excludeNotFound'] === true,
+      });
       return {
-        requestId,
-        responses: responses.map(({ r, result }) => legacyResponse(r, result, '', 0, ts)),
-        requestDurationMillis: elapsed(),
+        requestId: r.requestId,
+        responses: r.responses.map(presentLegacy),
+        requestDurationMillis: r.requestDurationMillis,
       };
     },
   };

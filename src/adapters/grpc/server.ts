@@ -45,9 +45,7 @@ export function createGrpcServer(deps: GrpcDeps): grpc.Server {
   const server = new grpc.Server(deps.serverOptions);
   const wrapperDeps = { logger: deps.logger, ids: deps.ids, authenticator: deps.authenticator };
 
-  const evaluation = deps.evaluation
-    ? createEvaluationServices(deps.evaluation, deps.ids)
-    : undefined;
+  const evaluation = deps.evaluation ? createEvaluationServices(deps.evaluation) : undefined;
   const modules: GrpcServiceModule[] = [
     {
       serviceName: SERVICE_NAMES.flipt,
