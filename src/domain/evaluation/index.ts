@@ -1,0 +1,24 @@
+export {
+  compileNamespace,
+  findFlag,
+  type CompiledFlag,
+  type CompiledNamespace,
+  type CompiledRule,
+  type CompiledRollout,
+} from './compile-namespace';
+export {
+  evaluateBoolean,
+  evaluateBooleanFlag,
+  type FlagEvaluationRequest,
+} from './evaluate-boolean';
+export { evaluateVariant, evaluateVariantFlag } from './evaluate-variant';
+export { evaluateBatch, type NamespaceResolver } from './evaluate-batch';
+export {
+  buildClientSnapshot,
+  float32ToJsonNumber,
+  formatTimestamp,
+  parseTolerantSemver,
+} from './client-snapshot';
+export type { EvaluationContext } from './constraint';
+export { crc32 } from './crc32';
+export { distributionWidth } from './bucketing';
