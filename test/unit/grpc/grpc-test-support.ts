@@ -146,13 +146,11 @@ export async function listServicesByReflection(port: number): Promise<string[]> 
   const client = reflectionClient(port);
   try {
     return await new Promise<string[]>((resolve, reject) => {
+      type ReflectionResponse = { list_services_response?: { service: { name: string }[] } };
       const stream = (
-        client['ServerReflectionInfo'] as () => grpc.ClientDuplexStream<
-          object,
-          { list_services_response?: { service: { name: string }[] } }
-        >
+        client['ServerReflectionInfo'] as () => grpc.ClientDuplexStream<object, ReflectionResponse>
       )();
-      stream.on('data', (res) => {
+      stream.on('data', (res: ReflectionResponse) => {
         resolve((res.list_services_response?.service ?? []).map((s) => s.name));
         stream.end();
       });
