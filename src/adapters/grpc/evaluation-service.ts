@@ -176,7 +176,11 @@ export function createEvaluationServices(deps: GrpcEvaluationDeps): {
           const key = str(m, 'key');
           const version = ctx.metadata.get('x-flipt-accept-server-version')[0];
           const { data } = await api.clientSnapshot(key);
-          return presentClientSnapshot(key, data, typeof version === 'string' ? version : '');
+          return presentClientSnapshot(
+            key,
+            data,
+            typeof version === 'string' ? version : undefined,
+          );
         },
       },
     });

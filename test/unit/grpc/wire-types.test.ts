@@ -5,7 +5,6 @@ import {
   toStructMessage,
   toTimestampMessage,
 } from '../../../src/adapters/grpc/wire-types';
-import { parseClientVersion } from '../../../src/adapters/grpc/snapshot-presenter';
 import { InvalidArgumentError } from '../../../src/domain/errors';
 
 describe('wire timestamps', () => {
@@ -52,14 +51,5 @@ describe('enum values', () => {
   it('accepts known names and rejects numbers the server has no name for', () => {
     expect(enumValue('A', ['A', 'B'] as const, 'E')).toBe('A');
     expect(() => enumValue(9, ['A', 'B'] as const, 'E')).toThrow('invalid E value: 9');
-  });
-});
-
-describe('client version for the snapshot', () => {
-  it('reads tolerant semver and assumes 1.37.1 otherwise', () => {
-    expect(parseClientVersion('v1.47.0')).toEqual([1, 47, 0]);
-    expect(parseClientVersion('1.38.2-rc1')).toEqual([1, 38, 2]);
-    expect(parseClientVersion('')).toEqual([1, 37, 1]);
-    expect(parseClientVersion('latest')).toEqual([1, 37, 1]);
   });
 });
