@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { EvaluationApi } from '../../src/adapters/grpc/evaluation-service';
-import type { AuthApi, TokenApi } from '../../src/adapters/grpc/auth-service';
+import type { GrpcAuthApi } from '../../src/adapters/grpc/auth-service';
 import {
   bindGrpcServer,
   createGrpcServer,
@@ -130,14 +130,20 @@ function fakeEvaluation(): { [K in keyof EvaluationApi]: jest.Mock } {
 describe('gRPC evaluation, auth and health services', () => {
   const health = new FakeHealth();
   const evaluation = fakeEvaluation();
-  const authApi: { [K in keyof AuthApi]: jest.Mock } = {
+  const authApi: { [K in keyof GrpcAuthApi]: jest.Mock } = {
+    createToken: jest.fn(),
     listAuthenticationMethods: jest.fn(),
     getAuthentication: jest.fn(),
     listAuthentications: jest.fn(),
     deleteAuthentication: jest.fn(),
-    expireAuthentication: jest.fn(),
+    // As the domain AuthApi: the caller comes from the authenticator.
+    getAuthenticationSelf: jest.fn((caller: Authentication | undefined) => {
+      if (!caller) throw new UnauthenticatedError();
+      return caller;
+    }),
+    expireAuthenticationSelf: jest.fn(),
   };
-  const tokenApi: { [K in keyof TokenApi]: jest.Mock } = { createToken: jest.fn() };
+  const tokenApi = { createToken: authApi.createToken };
   let server: grpc.Server;
   let port: number;
   const clients: grpc.Client[] = [];
@@ -154,7 +160,7 @@ describe('gRPC evaluation, auth and health services', () => {
       logger: memoryLogger(),
       ids: sequentialIds(),
       evaluation: { api: evaluation },
-      auth: { api: authApi, token: tokenApi },
+      auth: { api: authApi, tokenMethodEnabled: true },
       authenticator: {
         // Bearer "good" authenticates; public methods and anonymous calls pass without one.
         authenticate: async ({ method, metadata }) => {
@@ -371,7 +377,10 @@ describe('gRPC evaluation, auth and health services', () => {
     });
 
     it('lists authentications with the method filter', async () => {
-      authApi.listAuthentications.mockResolvedValue({ items: [authentication], nextPageToken: '' });
+      authApi.listAuthentications.mockResolvedValue({
+        authentications: [authentication],
+        nextPageToken: '',
+      });
       const md = new grpc.Metadata();
       md.set('authorization', 'Bearer good');
       const res = await unary(

@@ -1,13 +1,5 @@
-import { UnauthenticatedError } from '../../domain/errors';
-import {
-  AUTH_METHODS,
-  type AuthMethod,
-  type Authentication,
-  type CreateTokenRequest,
-  type JsonObject,
-  type ListAuthenticationsRequest,
-  type Timestamp,
-} from '../../domain/model';
+import type { AuthApi } from '../../domain/auth/auth-api';
+import { AUTH_METHODS, type Authentication, type Timestamp } from '../../domain/model';
 import { SERVICE_NAMES } from './proto-definitions';
 import type { CallContext, GrpcServiceModule } from './unary';
 import {
@@ -19,36 +11,22 @@ import {
   type TimestampMessage,
 } from './wire-types';
 
-export interface AuthMethodInfo {
-  readonly method: AuthMethod;
-  readonly enabled: boolean;
-  readonly sessionCompatible: boolean;
-  readonly metadata?: JsonObject;
-}
-
-/** What the authentication use cases offer the transports. */
-export interface AuthApi {
-  listAuthenticationMethods(): Promise<readonly AuthMethodInfo[]>;
-  getAuthentication(id: string): Promise<Authentication>;
-  listAuthentications(req: ListAuthenticationsRequest): Promise<{
-    readonly items: readonly Authentication[];
-    readonly nextPageToken: string;
-  }>;
-  deleteAuthentication(id: string): Promise<void>;
-  /** `expiresAt` undefined: now. */
-  expireAuthentication(id: string, expiresAt: Timestamp | undefined): Promise<void>;
-}
-
-export interface TokenApi {
-  createToken(
-    req: CreateTokenRequest,
-  ): Promise<{ readonly clientToken: string; readonly authentication: Authentication }>;
-}
+/** The part of src/domain/auth's AuthApi the gRPC services call. */
+export type GrpcAuthApi = Pick<
+  AuthApi,
+  | 'createToken'
+  | 'listAuthentications'
+  | 'getAuthentication'
+  | 'deleteAuthentication'
+  | 'getAuthenticationSelf'
+  | 'expireAuthenticationSelf'
+  | 'listAuthenticationMethods'
+>;
 
 export interface GrpcAuthDeps {
-  readonly api: AuthApi;
-  /** AuthenticationMethodTokenService is registered only when the token method is enabled. */
-  readonly token?: TokenApi;
+  readonly api: GrpcAuthApi;
+  /** `authentication.methods.token.enabled`: registers AuthenticationMethodTokenService. */
+  readonly tokenMethodEnabled: boolean;
 }
 
 type Msg = Readonly<Record<string, unknown>>;
@@ -78,20 +56,18 @@ export function presentAuthentication(a: Authentication) {
   };
 }
 
-function self(ctx: CallContext): Authentication {
-  if (!ctx.authentication) throw new UnauthenticatedError();
-  return ctx.authentication;
-}
-
-/** flipt.auth services for the token method (the only method Vexil implements). */
+/**
+ * flipt.auth services for the token method (the only method Vexil implements). The
+ * caller's authentication comes from the server's authenticator (CallContext).
+ */
 export function createAuthServices(deps: GrpcAuthDeps): GrpcServiceModule[] {
-  const { api, token } = deps;
+  const { api } = deps;
   const modules: GrpcServiceModule[] = [
     {
       serviceName: SERVICE_NAMES.publicAuth,
       handlers: {
         ListAuthenticationMethods: async () => ({
-          methods: (await api.listAuthenticationMethods()).map((m) => ({
+          methods: api.listAuthenticationMethods().methods.map((m) => ({
             method: m.method,
             enabled: m.enabled,
             sessionCompatible: m.sessionCompatible,
@@ -104,18 +80,18 @@ export function createAuthServices(deps: GrpcAuthDeps): GrpcServiceModule[] {
       serviceName: SERVICE_NAMES.auth,
       handlers: {
         GetAuthenticationSelf: async (_m: Msg, ctx: CallContext) =>
-          presentAuthentication(self(ctx)),
+          presentAuthentication(api.getAuthenticationSelf(ctx.authentication)),
         GetAuthentication: async (m: Msg) =>
           presentAuthentication(await api.getAuthentication(str(m, 'id'))),
         ListAuthentications: async (m: Msg) => {
-          const page = await api.listAuthentications({
+          const res = await api.listAuthentications({
             method: enumValue(m['method'], AUTH_METHODS, 'Method'),
             limit: num(m, 'limit'),
             pageToken: str(m, 'pageToken'),
           });
           return {
-            authentications: page.items.map(presentAuthentication),
-            nextPageToken: page.nextPageToken,
+            authentications: res.authentications.map(presentAuthentication),
+            nextPageToken: res.nextPageToken,
           };
         },
         DeleteAuthentication: async (m: Msg) => {
@@ -123,18 +99,20 @@ export function createAuthServices(deps: GrpcAuthDeps): GrpcServiceModule[] {
           return {};
         },
         ExpireAuthenticationSelf: async (m: Msg, ctx: CallContext) => {
-          await api.expireAuthentication(self(ctx).id, timestamp(m, 'expiresAt'));
+          await api.expireAuthenticationSelf(ctx.authentication, {
+            expiresAt: timestamp(m, 'expiresAt'),
+          });
           return {};
         },
       },
     },
   ];
-  if (token) {
+  if (deps.tokenMethodEnabled) {
     modules.push({
       serviceName: SERVICE_NAMES.tokenAuth,
       handlers: {
         CreateToken: async (m: Msg) => {
-          const res = await token.createToken({
+          const res = await api.createToken({
             name: str(m, 'name'),
             description: str(m, 'description'),
             expiresAt: timestamp(m, 'expiresAt'),
