@@ -21,3 +21,8 @@ export interface Logger {
 export interface ChangeNotifier {
   namespaceChanged(namespaceKey: string): void;
 }
+
+/** A monotonic clock for measuring durations (milliseconds, fractional). */
+export interface Stopwatch {
+  nowMs(): number;
+}

@@ -54,3 +54,68 @@ export type BatchItemResult =
   | { readonly type: 'ERROR_EVALUATION_RESPONSE_TYPE'; readonly error: ErrorResult };
 
 export type { EvaluationResponseType };
+
+/** Fields the v2 API adds around a result. */
+export interface ResponseEnvelope {
+  readonly requestId: string;
+  readonly requestDurationMillis: number;
+  readonly timestamp: string;
+}
+
+export type BooleanEvaluationResponse = BooleanResult & ResponseEnvelope;
+export type VariantEvaluationResponse = VariantResult & ResponseEnvelope;
+
+export type BatchItemResponse =
+  | {
+      readonly type: 'BOOLEAN_EVALUATION_RESPONSE_TYPE';
+      readonly boolean: BooleanEvaluationResponse;
+    }
+  | {
+      readonly type: 'VARIANT_EVALUATION_RESPONSE_TYPE';
+      readonly variant: VariantEvaluationResponse;
+    }
+  | { readonly type: 'ERROR_EVALUATION_RESPONSE_TYPE'; readonly error: ErrorResult };
+
+export interface BatchEvaluationResponse {
+  readonly requestId: string;
+  readonly responses: readonly BatchItemResponse[];
+  readonly requestDurationMillis: number;
+}
+
+/** v1 (deprecated) evaluation: flipt.EvaluationRequest. */
+export interface LegacyEvaluationRequest {
+  readonly requestId: string;
+  readonly namespaceKey: string;
+  readonly flagKey: string;
+  readonly entityId: string;
+  readonly context: { readonly [key: string]: string };
+}
+
+export interface LegacyEvaluationResponse {
+  readonly requestId: string;
+  readonly entityId: string;
+  readonly requestContext: { readonly [key: string]: string };
+  readonly match: boolean;
+  readonly flagKey: string;
+  readonly segmentKey: string;
+  readonly timestamp: string;
+  readonly value: string;
+  readonly requestDurationMillis: number;
+  readonly attachment: string;
+  readonly reason: LegacyEvaluationReason;
+  readonly namespaceKey: string;
+  readonly segmentKeys: readonly string[];
+}
+
+export interface LegacyBatchEvaluationRequest {
+  readonly requestId: string;
+  readonly namespaceKey: string;
+  readonly requests: readonly LegacyEvaluationRequest[];
+  readonly excludeNotFound: boolean;
+}
+
+export interface LegacyBatchEvaluationResponse {
+  readonly requestId: string;
+  readonly responses: readonly LegacyEvaluationResponse[];
+  readonly requestDurationMillis: number;
+}

@@ -1,0 +1,254 @@
+import { NotFoundError, ValidationError } from '../../errors';
+import type {
+  BatchEvaluationRequest,
+  BatchEvaluationResponse,
+  BatchItemResponse,
+  BooleanEvaluationResponse,
+  EvaluationRequest,
+  LegacyBatchEvaluationRequest,
+  LegacyBatchEvaluationResponse,
+  LegacyEvaluationRequest,
+  LegacyEvaluationResponse,
+  NamespaceData,
+  VariantEvaluationResponse,
+  VariantResult,
+} from '../../model';
+import type { Clock, IdGenerator, Stopwatch } from '../../../ports';
+import {
+  evaluateBatch,
+  evaluateBoolean,
+  evaluateVariant,
+  type CompiledNamespace,
+} from '../../evaluation';
+import type { NamespaceSnapshot, NamespaceSnapshots } from './namespace-snapshots';
+
+export const DEFAULT_NAMESPACE = 'default';
+const nsOf = (key: string): string => (key === '' ? DEFAULT_NAMESPACE : key);
+
+export interface EvaluationObserver {
+  /** One flag evaluated (for metrics): never called with entity ids. */
+  evaluated?(event: {
+    namespaceKey: string;
+    flagKey: string;
+    durationMs: number;
+    boolean?: BooleanEvaluationResponse;
+    variant?: VariantResult;
+    error?: unknown;
+  }): void;
+}
+
+export interface EvaluationServiceDeps {
+  readonly snapshots: NamespaceSnapshots;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly stopwatch: Stopwatch;
+  readonly maxBatchSize: number;
+  readonly observer?: EvaluationObserver;
+}
+
+export interface ClientSnapshotSource {
+  readonly version: number | undefined;
+  readonly data: NamespaceData | undefined;
+}
+
+/**
+ * Evaluation use cases (v2 boolean / variant / batch, v1 evaluate / batch-evaluate) over
+ * compiled namespace snapshots. Request ids, timestamps and durations are filled here so
+ * every transport answers alike.
+ */
+export class EvaluationService {
+  constructor(private readonly deps: EvaluationServiceDeps) {}
+
+  async boolean(req: EvaluationRequest): Promise<BooleanEvaluationResponse> {
+    const started = this.deps.stopwatch.nowMs();
+    const compiled = await this.compiledFor(req.namespaceKey, req.flagKey);
+    const result = this.observe(req.namespaceKey, req.flagKey, started, () =>
+      evaluateBoolean(compiled, req),
+    );
+    const response = { ...result, ...this.envelope(req.requestId, started) };
+    this.deps.observer?.evaluated?.({
+      namespaceKey: nsOf(req.namespaceKey),
+      flagKey: req.flagKey,
+      durationMs: response.requestDurationMillis,
+      boolean: response,
+    });
+    return response;
+  }
+
+  async variant(req: EvaluationRequest): Promise<VariantEvaluationResponse> {
+    const started = this.deps.stopwatch.nowMs();
+    const compiled = await this.compiledFor(req.namespaceKey, req.flagKey);
+    const result = this.observe(req.namespaceKey, req.flagKey, started, () =>
+      evaluateVariant(compiled, req),
+    );
+    const response = { ...result, ...this.envelope(req.requestId, started) };
+    this.deps.observer?.evaluated?.({
+      namespaceKey: nsOf(req.namespaceKey),
+      flagKey: req.flagKey,
+      durationMs: response.requestDurationMillis,
+      variant: result,
+    });
+    return response;
+  }
+
+  async batch(req: BatchEvaluationRequest): Promise<BatchEvaluationResponse> {
+    const started = this.deps.stopwatch.nowMs();
+    this.checkBatchSize(req.requests.length);
+    const compiled = await this.compiledForAll(req.requests.map((r) => r.namespaceKey));
+    const items = evaluateBatch((ns) => compiled.get(nsOf(ns)), req.requests);
+    const requestId = req.requestId === '' ? this.deps.ids.uuid() : req.requestId;
+    const timestamp = this.deps.clock.now();
+    const requestDurationMillis = this.deps.stopwatch.nowMs() - started;
+    const responses: BatchItemResponse[] = items.map((item, i) => {
+      const inner = req.requests[i];
+      const innerEnvelope = { requestId: inner?.requestId ?? '', requestDurationMillis, timestamp };
+      switch (item.type) {
+        case 'BOOLEAN_EVALUATION_RESPONSE_TYPE': {
+          const boolean = { ...item.boolean, ...innerEnvelope };
+          this.deps.observer?.evaluated?.({
+            namespaceKey: nsOf(inner?.namespaceKey ?? ''),
+            flagKey: item.boolean.flagKey,
+            durationMs: requestDurationMillis,
+            boolean,
+          });
+          return { type: item.type, boolean };
+        }
+        case 'VARIANT_EVALUATION_RESPONSE_TYPE':
+          this.deps.observer?.evaluated?.({
+            namespaceKey: nsOf(inner?.namespaceKey ?? ''),
+            flagKey: item.variant.flagKey,
+            durationMs: requestDurationMillis,
+            variant: item.variant,
+          });
+          return { type: item.type, variant: { ...item.variant, ...innerEnvelope } };
+        default:
+          return item;
+      }
+    });
+    return { requestId, responses, requestDurationMillis };
+  }
+
+  async legacyEvaluate(req: LegacyEvaluationRequest): Promise<LegacyEvaluationResponse> {
+    checkLegacyRequest(req);
+    const started = this.deps.stopwatch.nowMs();
+    const compiled = await this.compiledFor(req.namespaceKey, req.flagKey);
+    const result = this.observe(req.namespaceKey, req.flagKey, started, () =>
+      evaluateVariant(compiled, req),
+    );
+    const { requestId, requestDurationMillis, timestamp } = this.envelope(req.requestId, started);
+    return legacyResponse(req, result, { requestId, requestDurationMillis, timestamp });
+  }
+
+  async legacyBatchEvaluate(req: LegacyBatchEvaluationRequest): Promise<LegacyBatchEvaluationResponse> {
+    const started = this.deps.stopwatch.nowMs();
+    this.checkBatchSize(req.requests.length);
+    for (const r of req.requests) {
+      if (r.namespaceKey !== '' && r.namespaceKey !== req.namespaceKey) {
+        throw new ValidationError('namespace_key', 'must be the same for all requests if specified');
+      }
+    }
+    const namespaceKey = nsOf(req.namespaceKey);
+    const snapshot = await this.deps.snapshots.get(namespaceKey);
+    const responses: LegacyEvaluationResponse[] = [];
+    for (const inner of req.requests) {
+      const r = { ...inner, namespaceKey: req.namespaceKey };
+      let result: VariantResult;
+      try {
+        if (snapshot === undefined) throw flagNotFound(namespaceKey, r.flagKey);
+        result = evaluateVariant(snapshot.compiled, r);
+      } catch (err) {
+        if (err instanceof NotFoundError && req.excludeNotFound) continue;
+        throw err;
+      }
+      responses.push(
+        legacyResponse(r, result, {
+          requestId: '',
+          requestDurationMillis: 0,
+          timestamp: this.deps.clock.now(),
+        }),
+      );
+    }
+    const requestId = req.requestId === '' ? this.deps.ids.uuid() : req.requestId;
+    return { requestId, responses, requestDurationMillis: this.deps.stopwatch.nowMs() - started };
+  }
+
+  /** The namespace as the client-side snapshot route serves it. */
+  async clientSnapshot(namespaceKey: string): Promise<ClientSnapshotSource> {
+    const snapshot = await this.deps.snapshots.get(nsOf(namespaceKey));
+    return { version: snapshot?.version, data: snapshot?.data };
+  }
+
+  private checkBatchSize(size: number): void {
+    if (size > this.deps.maxBatchSize) {
+      throw new ValidationError('requests', `must contain at most ${this.deps.maxBatchSize} items`);
+    }
+  }
+
+  private envelope(requestId: string, started: number) {
+    return {
+      requestId: requestId === '' ? this.deps.ids.uuid() : requestId,
+      requestDurationMillis: this.deps.stopwatch.nowMs() - started,
+      timestamp: this.deps.clock.now(),
+    };
+  }
+
+  private observe<T>(namespaceKey: string, flagKey: string, started: number, fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      this.deps.observer?.evaluated?.({
+        namespaceKey: nsOf(namespaceKey),
+        flagKey,
+        durationMs: this.deps.stopwatch.nowMs() - started,
+        error,
+      });
+      throw error;
+    }
+  }
+
+  private async compiledFor(namespaceKey: string, flagKey: string): Promise<CompiledNamespace> {
+    const ns = nsOf(namespaceKey);
+    const snapshot = this.deps.snapshots.peek(ns) ?? (await this.deps.snapshots.get(ns));
+    if (snapshot === undefined) throw flagNotFound(ns, flagKey);
+    return snapshot.compiled;
+  }
+
+  private async compiledForAll(namespaceKeys: readonly string[]): Promise<Map<string, CompiledNamespace>> {
+    const out = new Map<string, CompiledNamespace>();
+    for (const ns of new Set(namespaceKeys.map(nsOf))) {
+      const snapshot: NamespaceSnapshot | undefined =
+        this.deps.snapshots.peek(ns) ?? (await this.deps.snapshots.get(ns));
+      if (snapshot !== undefined) out.set(ns, snapshot.compiled);
+    }
+    return out;
+  }
+}
+
+const flagNotFound = (ns: string, flagKey: string) => new NotFoundError(`flag "${ns}/${flagKey}" not found`);
+
+function checkLegacyRequest(req: LegacyEvaluationRequest): void {
+  if (req.flagKey === '') throw new ValidationError('flagKey', 'must not be empty');
+  if (req.entityId === '') throw new ValidationError('entityId', 'must not be empty');
+}
+
+function legacyResponse(
+  req: LegacyEvaluationRequest,
+  result: VariantResult,
+  envelope: { requestId: string; requestDurationMillis: number; timestamp: string },
+): LegacyEvaluationResponse {
+  return {
+    requestId: envelope.requestId,
+    entityId: req.entityId,
+    requestContext: req.context,
+    match: result.match,
+    flagKey: result.flagKey,
+    segmentKey: result.segmentKeys[0] ?? '',
+    timestamp: envelope.timestamp,
+    value: result.variantKey,
+    requestDurationMillis: envelope.requestDurationMillis,
+    attachment: result.variantAttachment,
+    reason: result.legacyReason,
+    namespaceKey: req.namespaceKey,
+    segmentKeys: result.segmentKeys,
+  };
+}

@@ -1,0 +1,2 @@
+export * from './namespace-snapshots';
+export * from './evaluation-service';
