@@ -82,6 +82,11 @@ export class RedisSnapshotCache implements SnapshotCache {
 
 export async function closeQuietly(client: Redis): Promise<void> {
   if (client.status === 'end') return;
+  // QUIT is only worth sending on a live connection; otherwise stop reconnecting at once.
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
   try {
     await client.quit();
   } catch {
