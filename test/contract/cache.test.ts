@@ -79,7 +79,6 @@ if (redis !== undefined) {
     },
   ]);
 } else {
-  // eslint-disable-next-line no-console
   console.log('cache contract: Redis suite not run (VEXIL_TEST_REDIS_URL unset, not required)');
 }
 
