@@ -1,0 +1,403 @@
+import {
+  context,
+  INVALID_SPAN_CONTEXT,
+  isSpanContextValid,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type TextMapGetter,
+  type Tracer,
+} from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-base';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { AsyncLocalStorageContextManager } from './async-context-manager';
+
+export interface TracingOptions {
+  readonly enabled: boolean;
+  /** OTLP/HTTP base URL, e.g. http://collector:4318; spans go to `<endpoint>/v1/traces`. */
+  readonly endpoint: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Share of new traces sampled, 0..1; a sampled parent is always followed. */
+  readonly samplingRatio: number;
+  readonly serviceName: string;
+  readonly serviceVersion: string;
+  /** How long spans wait in the batch before export (default 5000 ms). */
+  readonly exportDelayMillis?: number;
+}
+
+export interface Tracing {
+  readonly enabled: boolean;
+  readonly tracer: Tracer;
+  /** Exports every span ended so far. */
+  forceFlush(): Promise<void>;
+  /** Flushes, stops exporting and unregisters the global tracer, propagator and context manager. */
+  shutdown(): Promise<void>;
+}
+
+export interface ServerSpan {
+  readonly span: Span;
+  /** The context to run the request in, so child spans find their parent. */
+  readonly context: Context;
+}
+
+/** Flipt's span attribute names, so traces from either server read alike. */
+export const ATTR_FLIPT_NAMESPACE = 'flipt.namespace';
+export const ATTR_FLIPT_FLAG = 'flipt.flag';
+export const ATTR_FLIPT_MATCH = 'flipt.match';
+export const ATTR_FLIPT_REASON = 'flipt.reason';
+export const ATTR_FLIPT_VARIANT = 'flipt.variant';
+export const ATTR_FLIPT_FLAG_ENABLED = 'flipt.flag_enabled';
+
+const TRACER_NAME = 'vexil';
+
+/** Set while tracing is started; every helper short-circuits on undefined. */
+let activeTracer: Tracer | undefined;
+
+const NOOP_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+const NOOP_SERVER_SPAN: ServerSpan = { span: NOOP_SPAN, context: ROOT_CONTEXT };
+
+/**
+ * Starts OTLP trace export when enabled. Disabled, nothing is registered: the returned
+ * tracer is the API's no-op and every helper in this module returns at its first line.
+ */
+export function startTracing(options: TracingOptions): Tracing {
+  if (!options.enabled) {
+    return {
+      enabled: false,
+      tracer: trace.getTracer(TRACER_NAME),
+      forceFlush: () => Promise.resolve(),
+      shutdown: () => Promise.resolve(),
+    };
+  }
+  if (activeTracer !== undefined) throw new Error('tracing is already started');
+
+  const exporter = new OTLPTraceExporter({
+    url: tracesUrl(options.endpoint),
+    headers: { ...options.headers },
+  });
+  const ratio = Math.min(1, Math.max(0, options.samplingRatio));
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({
+      [ATTR_SERVICE_NAME]: options.serviceName,
+      [ATTR_SERVICE_VERSION]: options.serviceVersion,
+    }),
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
+    spanProcessors: [
+      new BatchSpanProcessor(exporter, { scheduledDelayMillis: options.exportDelayMillis ?? 5000 }),
+    ],
+  });
+
+  const contextManager = new AsyncLocalStorageContextManager();
+  const registered =
+    context.setGlobalContextManager(contextManager) &&
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator()) &&
+    trace.setGlobalTracerProvider(provider);
+  if (!registered) {
+    unregisterGlobals();
+    throw new Error('another OpenTelemetry SDK is already registered in this process');
+  }
+  const tracer = provider.getTracer(TRACER_NAME, options.serviceVersion);
+  activeTracer = tracer;
+
+  let stopped: Promise<void> | undefined;
+  return {
+    enabled: true,
+    tracer,
+    forceFlush: () => provider.forceFlush(),
+    shutdown: () =>
+      (stopped ??= provider.shutdown().finally(() => {
+        if (activeTracer === tracer) activeTracer = undefined;
+        unregisterGlobals();
+        contextManager.disable();
+      })),
+  };
+}
+
+function unregisterGlobals(): void {
+  trace.disable();
+  propagation.disable();
+  context.disable();
+}
+
+/** `<endpoint>/v1/traces`, unless the endpoint already names that path. */
+export function tracesUrl(endpoint: string): string {
+  const base = endpoint.replace(/\/+$/, '');
+  return base.endsWith('/v1/traces') ? base : `${base}/v1/traces`;
+}
+
+export function tracingActive(): boolean {
+  return activeTracer !== undefined;
+}
+
+type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+const headerGetter: TextMapGetter<HeaderBag> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => {
+    const value = carrier[key];
+    return typeof value === 'string' ? value : value?.[0];
+  },
+};
+
+/** The remote parent named by `traceparent` / `tracestate` (node:http lower-cases header names). */
+export function extractHttpContext(headers: HeaderBag): Context {
+  if (activeTracer === undefined) return ROOT_CONTEXT;
+  return propagation.extract(ROOT_CONTEXT, headers, headerGetter);
+}
+
+/** Anything with grpc-js Metadata's `get`. */
+export interface MetadataLike {
+  get(key: string): ReadonlyArray<string | Buffer>;
+}
+
+const metadataGetter: TextMapGetter<MetadataLike> = {
+  keys: () => ['traceparent', 'tracestate'],
+  get: (carrier, key) => {
+    const value = carrier.get(key)[0];
+    return typeof value === 'string' ? value : value?.toString('utf8');
+  },
+};
+
+/** The remote parent named by `traceparent` / `tracestate` call metadata. */
+export function extractGrpcContext(metadata: MetadataLike): Context {
+  if (activeTracer === undefined) return ROOT_CONTEXT;
+  return propagation.extract(ROOT_CONTEXT, metadata, metadataGetter);
+}
+
+/**
+ * Starts a SERVER span under `parentContext` for a request whose end is signalled later
+ * (an HTTP response's `finish`); run the handler with `runInContext(server.context, ...)`
+ * and end it with `finishHttpServerSpan` / `finishGrpcServerSpan`.
+ */
+export function startServerSpan(
+  name: string,
+  attributes: Attributes,
+  parentContext: Context,
+): ServerSpan {
+  if (activeTracer === undefined) return NOOP_SERVER_SPAN;
+  const span = activeTracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
+  return { span, context: trace.setSpan(parentContext, span) };
+}
+
+/** Runs `fn` with `ctx` active (a no-op wrapper when tracing is off). */
+export function runInContext<T>(ctx: Context, fn: () => T): T {
+  if (activeTracer === undefined) return fn();
+  return context.with(ctx, fn);
+}
+
+/**
+ * Names an HTTP server span after its route, records the status and ends it. Only 5xx
+ * marks the span failed: a 4xx is the client's error, not the server's.
+ */
+export function finishHttpServerSpan(
+  span: Span,
+  method: string,
+  route: string,
+  status: number,
+): void {
+  if (activeTracer === undefined) return;
+  span.updateName(`${method} ${route}`);
+  span.setAttribute('http.route', route);
+  span.setAttribute('http.response.status_code', status);
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
+}
+
+/** gRPC codes that mark a server span failed (OpenTelemetry RPC conventions). */
+const GRPC_SERVER_ERROR_CODES = new Set([2, 4, 12, 13, 14, 15]);
+
+export function finishGrpcServerSpan(span: Span, code: number, message?: string): void {
+  if (activeTracer === undefined) return;
+  span.setAttribute('rpc.grpc.status_code', code);
+  if (GRPC_SERVER_ERROR_CODES.has(code)) span.setStatus({ code: SpanStatusCode.ERROR, message });
+  span.end();
+}
+
+/** Runs `fn` inside a SERVER span whose parent is `parentContext`; ends it when `fn` settles. */
+export function withServerSpan<T>(
+  name: string,
+  attributes: Attributes,
+  parentContext: Context,
+  fn: (span: Span) => T,
+): T {
+  if (activeTracer === undefined) return fn(NOOP_SPAN);
+  const span = activeTracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
+  return runSpan(span, trace.setSpan(parentContext, span), fn);
+}
+
+/** Runs `fn` inside an INTERNAL span, child of the active span; ends it when `fn` settles. */
+export function withChildSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => T): T {
+  if (activeTracer === undefined) return fn(NOOP_SPAN);
+  const parent = context.active();
+  const span = activeTracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
+  return runSpan(span, trace.setSpan(parent, span), fn);
+}
+
+function runSpan<T>(span: Span, ctx: Context, fn: (span: Span) => T): T {
+  let result: T;
+  try {
+    result = context.with(ctx, fn, undefined, span);
+  } catch (err) {
+    endSpan(span, err);
+    throw err;
+  }
+  if (isPromiseLike(result)) {
+    return result.then(
+      (value) => {
+        endSpan(span);
+        return value;
+      },
+      (err: unknown) => {
+        endSpan(span, err);
+        throw err;
+      },
+    ) as T;
+  }
+  endSpan(span);
+  return result;
+}
+
+/** Ends a span, recording `error` (when given) as an exception event and an ERROR status. */
+export function endSpan(span: Span, error?: unknown): void {
+  if (error !== undefined) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    span.recordException(e);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: e.message });
+  }
+  span.end();
+}
+
+function isPromiseLike<T>(value: T): value is T & PromiseLike<Awaited<T>> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** The trace id of the active span, for log lines; undefined when tracing is off or outside a span. */
+export function currentTraceId(): string | undefined {
+  if (activeTracer === undefined) return undefined;
+  const sc = trace.getSpanContext(context.active());
+  return sc !== undefined && isSpanContextValid(sc) ? sc.traceId : undefined;
+}
+
+export function currentSpanId(): string | undefined {
+  if (activeTracer === undefined) return undefined;
+  const sc = trace.getSpanContext(context.active());
+  return sc !== undefined && isSpanContextValid(sc) ? sc.spanId : undefined;
+}
+
+export interface TraceMethodsOptions {
+  /** Added to every span (e.g. `{ 'db.system': 'postgresql' }`). */
+  readonly attributes?: Attributes;
+  /** Attributes from the call's arguments; by default namespace and flag keys (see below). */
+  readonly argumentAttributes?: (method: string, args: readonly unknown[]) => Attributes;
+  /** Attributes from the resolved result, e.g. the evaluation outcome. */
+  readonly resultAttributes?: (result: unknown) => Attributes;
+}
+
+/**
+ * Wraps every method of `target` (a repository, the evaluation service) so each call runs in
+ * a child span named `<prefix>.<method>`. Returns `target` itself when tracing is off, so
+ * the disabled path costs nothing per call. Call it after `startTracing`.
+ */
+export function traceMethods<T extends object>(
+  target: T,
+  prefix: string,
+  options: TraceMethodsOptions = {},
+): T {
+  if (activeTracer === undefined) return target;
+  const argumentAttributes = options.argumentAttributes ?? keyAttributes;
+  const wrapped = new Map<PropertyKey, unknown>();
+  return new Proxy(target, {
+    get(obj, property, receiver) {
+      const value: unknown = Reflect.get(obj, property, receiver);
+      if (
+        typeof value !== 'function' ||
+        typeof property !== 'string' ||
+        property === 'constructor'
+      ) {
+        return value;
+      }
+      const cached = wrapped.get(property);
+      if (cached !== undefined) return cached;
+      const method = value as (...args: unknown[]) => unknown;
+      const name = `${prefix}.${property}`;
+      const traced = (...args: unknown[]): unknown =>
+        withChildSpan(
+          name,
+          { ...options.attributes, ...argumentAttributes(property, args) },
+          (span) => {
+            const result = method.apply(obj, args);
+            if (options.resultAttributes === undefined || !isPromiseLike(result)) return result;
+            const pick = options.resultAttributes;
+            return Promise.resolve(result).then((resolved) => {
+              span.setAttributes(pick(resolved));
+              return resolved;
+            });
+          },
+        );
+      wrapped.set(property, traced);
+      return traced;
+    },
+  });
+}
+
+/**
+ * Namespace and flag keys from a repository or service call: `(namespaceKey, key)` string
+ * arguments, or a request object with `namespaceKey` and `flagKey` (or `key`). Entity ids and
+ * contexts are deliberately not recorded.
+ */
+export function keyAttributes(method: string, args: readonly unknown[]): Attributes {
+  const [first, second] = args;
+  // In `getFlag(ns, key)` or `createFlag({ key })` the key is a flag key; elsewhere it is a
+  // segment, rule or rollout key.
+  const keyAttribute = FLAG_METHOD.test(method) ? ATTR_FLIPT_FLAG : 'vexil.key';
+  if (typeof first === 'string') {
+    return typeof second === 'string'
+      ? { [ATTR_FLIPT_NAMESPACE]: first, [keyAttribute]: second }
+      : { [ATTR_FLIPT_NAMESPACE]: first };
+  }
+  if (typeof first !== 'object' || first === null) return {};
+  const req = first as { namespaceKey?: unknown; flagKey?: unknown; key?: unknown };
+  const out: Attributes = {};
+  if (typeof req.namespaceKey === 'string') {
+    out[ATTR_FLIPT_NAMESPACE] = req.namespaceKey === '' ? 'default' : req.namespaceKey;
+  }
+  if (typeof req.flagKey === 'string') out[ATTR_FLIPT_FLAG] = req.flagKey;
+  else if (typeof req.key === 'string') out[keyAttribute] = req.key;
+  return out;
+}
+
+const FLAG_METHOD = /Flags?$/;
+
+/** The outcome of a boolean or variant evaluation, under Flipt's attribute names. */
+export function evaluationResultAttributes(result: unknown): Attributes {
+  if (typeof result !== 'object' || result === null) return {};
+  const r = result as {
+    enabled?: unknown;
+    match?: unknown;
+    reason?: unknown;
+    variantKey?: unknown;
+  };
+  const out: Attributes = {};
+  if (typeof r.enabled === 'boolean') out[ATTR_FLIPT_FLAG_ENABLED] = r.enabled;
+  if (typeof r.match === 'boolean') out[ATTR_FLIPT_MATCH] = r.match;
+  if (typeof r.reason === 'string') out[ATTR_FLIPT_REASON] = r.reason;
+  if (typeof r.variantKey === 'string') out[ATTR_FLIPT_VARIANT] = r.variantKey;
+  return out;
+}
