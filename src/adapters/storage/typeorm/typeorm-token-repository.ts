@@ -10,6 +10,12 @@ import type {
   TokenRepository,
 } from '../../../ports';
 import { AuthenticationEntity, OperationLockEntity } from './entities';
+import {
+  isConnectionError,
+  isRetryableConflict as isRetryable,
+  isUniqueViolation,
+  unavailable,
+} from './storage-errors';
 
 type Dialect = 'sqlite' | 'postgres' | 'mysql' | 'cockroachdb';
 
@@ -38,49 +44,10 @@ function dialectOf(dataSource: DataSource): Dialect {
   }
 }
 
-const driverErrorOf = (error: unknown): Record<string, unknown> => {
-  const e = (error ?? {}) as Record<string, unknown>;
-  const inner = e['driverError'];
-  return typeof inner === 'object' && inner !== null ? (inner as Record<string, unknown>) : e;
-};
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = driverErrorOf(error);
-  const code = String(e['code'] ?? '');
-  return (
-    code === '23505' ||
-    code === 'ER_DUP_ENTRY' ||
-    e['errno'] === 1062 ||
-    code.startsWith('SQLITE_CONSTRAINT_UNIQUE') ||
-    code.startsWith('SQLITE_CONSTRAINT_PRIMARYKEY')
-  );
-}
-
-/** Serialization failures and deadlocks: the transaction lost a race and may be retried. */
-function isRetryable(error: unknown): boolean {
-  const e = driverErrorOf(error);
-  const code = String(e['code'] ?? '');
-  return code === '40001' || code === '40P01' || e['errno'] === 1213 || code === 'SQLITE_BUSY';
-}
-
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  'EPIPE',
-  'PROTOCOL_CONNECTION_LOST',
-  '57P01',
-  '57P03',
-]);
-
-function translate(error: unknown): unknown {
-  const e = driverErrorOf(error);
-  if (UNAVAILABLE_CODES.has(String(e['code'] ?? ''))) {
-    return new UnavailableError('authentication storage is unavailable');
-  }
-  return error;
+/** Connection trouble becomes UnavailableError (message without secrets); the rest passes. */
+function translate(error: unknown, dialect: Dialect): unknown {
+  if (error instanceof UnavailableError) return error;
+  return isConnectionError(error) ? unavailable(dialect, error) : error;
 }
 
 /**
@@ -109,7 +76,7 @@ export class TypeormTokenRepository implements TokenRepository {
       await this.run((runner) => this.insertAuthentication(runner, input));
     } catch (error) {
       if (isUniqueViolation(error)) throw new InvalidArgumentError('authentication is not unique');
-      throw translate(error);
+      throw translate(error, this.dialect);
     }
     return this.stored(input.authentication);
   }
@@ -126,7 +93,7 @@ export class TypeormTokenRepository implements TokenRepository {
       } catch (error) {
         if (isUniqueViolation(error)) return undefined;
         if (attempt < 5 && isRetryable(error)) continue;
-        throw translate(error);
+        throw translate(error, this.dialect);
       }
     }
   }
@@ -210,7 +177,7 @@ export class TypeormTokenRepository implements TokenRepository {
         if (!isUniqueViolation(error)) throw error;
       }
     } catch (error) {
-      if (!isRetryable(error)) throw translate(error);
+      if (!isRetryable(error)) throw translate(error, this.dialect);
     }
     const held = await this.run(async (runner) => {
       const result = await runner.query(
@@ -260,34 +227,37 @@ export class TypeormTokenRepository implements TokenRepository {
    * waits on the row lock and then sees the first one's insert.
    */
   private async insertFirstLocked(input: NewAuthentication, method: number): Promise<boolean> {
-    const runner = this.dataSource.createQueryRunner();
+    return this.run((runner) => this.insertFirstInTransaction(runner, input, method));
+  }
+
+  private async insertFirstInTransaction(
+    runner: QueryRunner,
+    input: NewAuthentication,
+    method: number,
+  ): Promise<boolean> {
+    await runner.connect();
+    await runner.startTransaction();
     try {
-      await runner.connect();
-      await runner.startTransaction();
-      try {
-        await runner.query(this.sql(this.insertLockRowIfMissing()), [TOKEN_BOOTSTRAP_OPERATION]);
-        await runner.query(
-          this.sql(`SELECT operation FROM ${this.lockTable} WHERE operation = ? FOR UPDATE`),
-          [TOKEN_BOOTSTRAP_OPERATION],
-        );
-        const existing = await runner.query(
-          this.sql(`SELECT 1 AS found FROM ${this.authTable} WHERE method = ? LIMIT 1`),
-          [method],
-          true,
-        );
-        if ((existing.records ?? []).length > 0) {
-          await runner.rollbackTransaction();
-          return false;
-        }
-        await this.insertAuthentication(runner, input);
-        await runner.commitTransaction();
-        return true;
-      } catch (error) {
-        if (runner.isTransactionActive) await runner.rollbackTransaction();
-        throw error;
+      await runner.query(this.sql(this.insertLockRowIfMissing()), [TOKEN_BOOTSTRAP_OPERATION]);
+      await runner.query(
+        this.sql(`SELECT operation FROM ${this.lockTable} WHERE operation = ? FOR UPDATE`),
+        [TOKEN_BOOTSTRAP_OPERATION],
+      );
+      const existing = await runner.query(
+        this.sql(`SELECT 1 AS found FROM ${this.authTable} WHERE method = ? LIMIT 1`),
+        [method],
+        true,
+      );
+      if ((existing.records ?? []).length > 0) {
+        await runner.rollbackTransaction();
+        return false;
       }
-    } finally {
-      await runner.release();
+      await this.insertAuthentication(runner, input);
+      await runner.commitTransaction();
+      return true;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw error;
     }
   }
 
@@ -380,7 +350,7 @@ export class TypeormTokenRepository implements TokenRepository {
       });
       return rows.map(toAuthentication);
     } catch (error) {
-      throw translate(error);
+      throw translate(error, this.dialect);
     }
   }
 
@@ -395,6 +365,8 @@ export class TypeormTokenRepository implements TokenRepository {
     const runner = this.dataSource.createQueryRunner();
     try {
       return await work(runner);
+    } catch (error) {
+      throw translate(error, this.dialect);
     } finally {
       await runner.release();
     }
