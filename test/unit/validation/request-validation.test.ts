@@ -1,0 +1,769 @@
+import { InvalidArgumentError, ValidationError } from '../../../src/domain/errors';
+import type { ComparisonType, CreateConstraintRequest } from '../../../src/domain/model';
+import * as v from '../../../src/domain/validation';
+
+/** Runs a check and returns the message it fails with, or 'ok'. */
+function outcome(check: () => unknown): string {
+  try {
+    check();
+    return 'ok';
+  } catch (err) {
+    expect(err).toBeInstanceOf(InvalidArgumentError);
+    return (err as Error).message;
+  }
+}
+
+const list = { limit: 0, offset: 0, pageToken: '', reference: '' };
+const flag = {
+  namespaceKey: '',
+  key: 'f',
+  name: 'F',
+  description: '',
+  enabled: false,
+  type: 'VARIANT_FLAG_TYPE' as const,
+};
+const update = { ...flag, defaultVariantId: '' };
+const segment = {
+  namespaceKey: '',
+  key: 's',
+  name: 'S',
+  description: '',
+  matchType: 'ALL_MATCH_TYPE' as const,
+};
+const variant = {
+  namespaceKey: '',
+  flagKey: 'f',
+  key: 'v',
+  name: '',
+  description: '',
+  attachment: '',
+};
+const segs = {
+  segmentKey: '',
+  segmentKeys: ['a'],
+  segmentOperator: 'OR_SEGMENT_OPERATOR' as const,
+};
+const rule = { namespaceKey: '', flagKey: 'f', rank: 1, ...segs };
+const dist = { namespaceKey: '', flagKey: 'f', ruleId: 'r', variantId: 'v', rollout: 50 };
+const rollout = { namespaceKey: '', flagKey: 'f', rank: 1, description: '' };
+
+describe('field rules and messages', () => {
+  const cases: Array<[string, () => unknown, string]> = [
+    [
+      'namespace create: key',
+      () => v.validateCreateNamespace({ key: '', name: 'n', description: '' }),
+      'invalid field key: must not be empty',
+    ],
+    [
+      'namespace create: key chars',
+      () => v.validateCreateNamespace({ key: 'a b', name: 'n', description: '' }),
+      'invalid field key: contains invalid characters',
+    ],
+    [
+      'namespace create: name',
+      () => v.validateCreateNamespace({ key: 'k', name: '', description: '' }),
+      'invalid field name: must not be empty',
+    ],
+    [
+      'namespace create: ok',
+      () => v.validateCreateNamespace({ key: 'k', name: 'n', description: '' }),
+      'ok',
+    ],
+    [
+      'namespace update: key',
+      () => v.validateUpdateNamespace({ key: '', name: 'n', description: '' }),
+      'invalid field key: must not be empty',
+    ],
+    [
+      'namespace update: no regex',
+      () => v.validateUpdateNamespace({ key: 'a b', name: 'n', description: '' }),
+      'ok',
+    ],
+    [
+      'namespace update: name',
+      () => v.validateUpdateNamespace({ key: 'k', name: '', description: '' }),
+      'invalid field name: must not be empty',
+    ],
+    [
+      'namespace delete: key',
+      () => v.validateDeleteNamespace({ key: '', force: true }),
+      'invalid field key: must not be empty',
+    ],
+
+    [
+      'flag create: key first',
+      () => v.validateCreateFlag({ ...flag, key: '', name: '' }),
+      'invalid field key: must not be empty',
+    ],
+    [
+      'flag create: regex before name',
+      () => v.validateCreateFlag({ ...flag, key: 'a/b', name: '' }),
+      'invalid field key: contains invalid characters',
+    ],
+    [
+      'flag create: name',
+      () => v.validateCreateFlag({ ...flag, name: '' }),
+      'invalid field name: must not be empty',
+    ],
+    [
+      'flag update: key',
+      () => v.validateUpdateFlag({ ...update, key: '' }),
+      'invalid field key: must not be empty',
+    ],
+    [
+      'flag update: name',
+      () => v.validateUpdateFlag({ ...update, name: '' }),
+      'invalid field name: must not be empty',
+    ],
+    ['flag update: no regex', () => v.validateUpdateFlag({ ...update, key: 'legacy key!' }), 'ok'],
+    [
+      'flag get: key',
+      () => v.validateGetFlag({ namespaceKey: '', key: '', reference: '' }),
+      'invalid field key: must not be empty',
+    ],
+    [
+      'flag delete: key',
+      () => v.validateDeleteFlag({ namespaceKey: '', key: '' }),
+      'invalid field key: must not be empty',
+    ],
+    [
+      'flag list: offset without limit',
+      () => v.validateListFlags({ ...list, namespaceKey: '', offset: 1 }),
+      'limit must be set when offset or pageToken is set',
+    ],
+    [
+      'flag list: token without limit',
+      () => v.validateListFlags({ ...list, namespaceKey: '', pageToken: 't' }),
+      'limit must be set when offset or pageToken is set',
+    ],
+    [
+      'flag list: limit and token',
+      () => v.validateListFlags({ ...list, namespaceKey: '', limit: 1, pageToken: 't' }),
+      'ok',
+    ],
+    [
+      'flag list: negative offset',
+      () => v.validateListFlags({ ...list, namespaceKey: '', offset: -1 }),
+      'ok',
+    ],
+
+    [
+      'variant create: flagKey',
+      () => v.validateCreateVariant({ ...variant, flagKey: '', key: '' }),
+      'invalid field flagKey: must not be empty',
+    ],
+    [
+      'variant create: key',
+      () => v.validateCreateVariant({ ...variant, key: '' }),
+      'invalid field key: must not be empty',
+    ],
+    [
+      'variant create: no key regex',
+      () => v.validateCreateVariant({ ...variant, key: 'any key/€' }),
+      'ok',
+    ],
+    [
+      'variant create: attachment',
+      () => v.validateCreateVariant({ ...variant, attachment: '{nope' }),
+      'invalid field attachment: must be a json string',
+    ],
+    [
+      'variant update: id',
+      () => v.validateUpdateVariant({ ...variant, id: '', flagKey: '' }),
+      'invalid field id: must not be empty',
+    ],
+    [
+      'variant update: flagKey',
+      () => v.validateUpdateVariant({ ...variant, id: 'i', flagKey: '' }),
+      'invalid field flagKey: must not be empty',
+    ],
+    [
+      'variant update: key',
+      () => v.validateUpdateVariant({ ...variant, id: 'i', key: '' }),
+      'invalid field key: must not be empty',
+    ],
+    [
+      'variant update: attachment',
+      () => v.validateUpdateVariant({ ...variant, id: 'i', attachment: '[1,]' }),
+      'invalid field attachment: must be a json string',
+    ],
+    [
+      'variant delete: id',
+      () => v.validateDeleteVariant({ namespaceKey: '', flagKey: '', id: '' }),
+      'invalid field id: must not be empty',
+    ],
+    [
+      'variant delete: flagKey',
+      () => v.validateDeleteVariant({ namespaceKey: '', flagKey: '', id: 'i' }),
+      'invalid field flagKey: must not be empty',
+    ],
+
+    [
+      'segment create: key',
+      () => v.validateCreateSegment({ ...segment, key: '' }),
+      'invalid field key: must not be empty',
+    ],
+    [
+      'segment create: regex',
+      () => v.validateCreateSegment({ ...segment, key: 'é' }),
+      'invalid field key: contains invalid characters',
+    ],
+    [
+      'segment create: name',
+      () => v.validateCreateSegment({ ...segment, name: '' }),
+      'invalid field name: must not be empty',
+    ],
+    [
+      'segment update: name',
+      () => v.validateUpdateSegment({ ...segment, name: '' }),
+      'invalid field name: must not be empty',
+    ],
+    [
+      'segment get: key',
+      () => v.validateGetSegment({ namespaceKey: '', key: '', reference: '' }),
+      'invalid field key: must not be empty',
+    ],
+    [
+      'segment delete: key',
+      () => v.validateDeleteSegment({ namespaceKey: '', key: '' }),
+      'invalid field key: must not be empty',
+    ],
+    [
+      'segment list: limit rule',
+      () => v.validateListSegments({ ...list, namespaceKey: '', offset: 3 }),
+      'limit must be set when offset or pageToken is set',
+    ],
+
+    [
+      'rule create: flagKey',
+      () => v.validateCreateRule({ ...rule, flagKey: '' }),
+      'invalid field flagKey: must not be empty',
+    ],
+    [
+      'rule create: no segments',
+      () => v.validateCreateRule({ ...rule, segmentKeys: [] }),
+      'invalid field segmentKey or segmentKeys: must not be empty',
+    ],
+    [
+      'rule create: both',
+      () => v.validateCreateRule({ ...rule, segmentKey: 'a' }),
+      'invalid field segmentKey or segmentKeys: only one can be present',
+    ],
+    [
+      'rule create: rank 0',
+      () => v.validateCreateRule({ ...rule, rank: 0 }),
+      'invalid field rank: must be greater than 0',
+    ],
+    [
+      'rule create: rank -1',
+      () => v.validateCreateRule({ ...rule, rank: -1 }),
+      'invalid field rank: must be greater than 0',
+    ],
+    [
+      'rule create: segmentKey only',
+      () => v.validateCreateRule({ ...rule, segmentKey: 'a', segmentKeys: [] }),
+      'ok',
+    ],
+    [
+      'rule update: id',
+      () => v.validateUpdateRule({ ...rule, id: '' }),
+      'invalid field id: must not be empty',
+    ],
+    [
+      'rule update: flagKey',
+      () => v.validateUpdateRule({ ...rule, id: 'i', flagKey: '' }),
+      'invalid field flagKey: must not be empty',
+    ],
+    [
+      'rule update: segments',
+      () => v.validateUpdateRule({ ...rule, id: 'i', segmentKeys: [] }),
+      'invalid field segmentKey or segmentKeys: must not be empty',
+    ],
+    [
+      'rule get: id',
+      () => v.validateGetRule({ namespaceKey: '', flagKey: 'f', id: '', reference: '' }),
+      'invalid field id: must not be empty',
+    ],
+    [
+      'rule get: flagKey',
+      () => v.validateGetRule({ namespaceKey: '', flagKey: '', id: 'i', reference: '' }),
+      'invalid field flagKey: must not be empty',
+    ],
+    [
+      'rule delete: id',
+      () => v.validateDeleteRule({ namespaceKey: '', flagKey: 'f', id: '' }),
+      'invalid field id: must not be empty',
+    ],
+    [
+      'rule list: flagKey',
+      () => v.validateListRules({ ...list, namespaceKey: '', flagKey: '' }),
+      'invalid field flagKey: must not be empty',
+    ],
+    [
+      'rule list: limit rule',
+      () => v.validateListRules({ ...list, namespaceKey: '', flagKey: 'f', pageToken: 'x' }),
+      'limit must be set when offset or pageToken is set',
+    ],
+    [
+      'rule order: flagKey',
+      () => v.validateOrderRules({ namespaceKey: '', flagKey: '', ruleIds: ['a', 'b'] }),
+      'invalid field flagKey: must not be empty',
+    ],
+    [
+      'rule order: one id',
+      () => v.validateOrderRules({ namespaceKey: '', flagKey: 'f', ruleIds: ['a'] }),
+      'invalid field ruleIds: must contain atleast 2 elements',
+    ],
+
+    [
+      'distribution create: flagKey',
+      () => v.validateCreateDistribution({ ...dist, flagKey: '' }),
+      'invalid field flagKey: must not be empty',
+    ],
+    [
+      'distribution create: ruleId',
+      () => v.validateCreateDistribution({ ...dist, ruleId: '' }),
+      'invalid field ruleId: must not be empty',
+    ],
+    [
+      'distribution create: variantId',
+      () => v.validateCreateDistribution({ ...dist, variantId: '' }),
+      'invalid field variantId: must not be empty',
+    ],
+    [
+      'distribution create: below 0',
+      () => v.validateCreateDistribution({ ...dist, rollout: -0.01 }),
+      "invalid field rollout: must be greater than or equal to '0'",
+    ],
+    [
+      'distribution create: above 100',
+      () => v.validateCreateDistribution({ ...dist, rollout: 100.01 }),
+      "invalid field rollout: must be less than or equal to '100'",
+    ],
+    [
+      'distribution create: bounds',
+      () => v.validateCreateDistribution({ ...dist, rollout: 100 }),
+      'ok',
+    ],
+    [
+      'distribution update: id',
+      () => v.validateUpdateDistribution({ ...dist, id: '' }),
+      'invalid field id: must not be empty',
+    ],
+    [
+      'distribution delete: variantId',
+      () => v.validateDeleteDistribution({ ...dist, id: 'd', variantId: '' }),
+      'invalid field variantId: must not be empty',
+    ],
+    [
+      'distribution delete: ruleId',
+      () => v.validateDeleteDistribution({ ...dist, id: 'd', ruleId: '' }),
+      'invalid field ruleId: must not be empty',
+    ],
+
+    [
+      'rollout create: flagKey',
+      () => v.validateCreateRollout({ ...rollout, flagKey: '' }),
+      'invalid field flagKey: must not be empty',
+    ],
+    ['rollout create: no rule passes', () => v.validateCreateRollout(rollout), 'ok'],
+    [
+      'rollout create: rank not checked',
+      () =>
+        v.validateCreateRollout({ ...rollout, rank: 0, threshold: { percentage: 0, value: true } }),
+      'ok',
+    ],
+    [
+      'rollout create: percentage < 0',
+      () => v.validateCreateRollout({ ...rollout, threshold: { percentage: -1, value: true } }),
+      'invalid field threshold.percentage: must be within range [0, 100]',
+    ],
+    [
+      'rollout create: percentage > 100',
+      () => v.validateCreateRollout({ ...rollout, threshold: { percentage: 101, value: true } }),
+      'invalid field threshold.percentage: must be within range [0, 100]',
+    ],
+    [
+      'rollout create: segment empty',
+      () =>
+        v.validateCreateRollout({ ...rollout, segment: { ...segs, segmentKeys: [], value: true } }),
+      'invalid field segmentKey or segmentKeys: must not be empty',
+    ],
+    [
+      'rollout create: segment both',
+      () =>
+        v.validateCreateRollout({ ...rollout, segment: { ...segs, segmentKey: 'x', value: true } }),
+      'invalid field segmentKey or segmentKeys: only one can be present',
+    ],
+    [
+      'rollout update: id',
+      () => v.validateUpdateRollout({ ...rollout, id: '' }),
+      'invalid field id: must not be empty',
+    ],
+    [
+      'rollout update: flagKey',
+      () => v.validateUpdateRollout({ ...rollout, id: 'i', flagKey: '' }),
+      'invalid field flagKey: must not be empty',
+    ],
+    [
+      'rollout delete: id',
+      () => v.validateDeleteRollout({ namespaceKey: '', flagKey: 'f', id: '' }),
+      'invalid field id: must not be empty',
+    ],
+    [
+      'rollout order: one id',
+      () => v.validateOrderRollouts({ namespaceKey: '', flagKey: 'f', rolloutIds: [] }),
+      'invalid field rolloutIds: must contain atleast 2 elements',
+    ],
+    [
+      'rollout order: flagKey',
+      () => v.validateOrderRollouts({ namespaceKey: '', flagKey: '', rolloutIds: [] }),
+      'invalid field flagKey: must not be empty',
+    ],
+
+    [
+      'legacy evaluation: flagKey',
+      () => v.validateLegacyEvaluationRequest({ flagKey: '', entityId: '' }),
+      'invalid field flagKey: must not be empty',
+    ],
+    [
+      'legacy evaluation: entityId',
+      () => v.validateLegacyEvaluationRequest({ flagKey: 'f', entityId: '' }),
+      'invalid field entityId: must not be empty',
+    ],
+  ];
+
+  it.each(cases)('%s', (_name, check, expected) => {
+    expect(outcome(check)).toBe(expected);
+  });
+
+  it('raises ValidationError with field and reason for field failures', () => {
+    try {
+      v.validateCreateFlag({ ...flag, name: '' });
+      throw new Error('not raised');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ValidationError);
+      expect(err).toMatchObject({
+        field: 'name',
+        reason: 'must not be empty',
+        kind: 'invalid_argument',
+      });
+    }
+  });
+});
+
+describe('key format', () => {
+  it.each(['a', 'A-b_c,9', '---', ',', '0'])('accepts %j', (key) => {
+    expect(v.KEY_PATTERN.test(key)).toBe(true);
+  });
+  it.each(['', 'a b', 'a.b', 'a/b', 'é', 'a\n', 'a:b', 'a\tb'])('refuses %j', (key) => {
+    expect(v.KEY_PATTERN.test(key)).toBe(false);
+  });
+});
+
+describe('attachments', () => {
+  it('returns "" for none and the compacted text otherwise', () => {
+    expect(v.validateAttachment('')).toBe('');
+    expect(v.validateAttachment('{ "b" : 1.0, "a" : [ 1e2 ] }')).toBe('{"b":1.0,"a":[1e2]}');
+    expect(v.validateCreateVariant({ ...variant, attachment: ' "x" ' }).attachment).toBe('"x"');
+  });
+
+  it('allows exactly 1000 KiB and refuses one byte more, checking validity first', () => {
+    const exact = `"${'a'.repeat(1000 * 1024 - 2)}"`;
+    expect(outcome(() => v.validateAttachment(exact))).toBe('ok');
+    expect(outcome(() => v.validateAttachment(`"${'a'.repeat(1000 * 1024 - 1)}"`))).toBe(
+      'invalid field attachment: must be less than 1000 KB',
+    );
+    expect(outcome(() => v.validateAttachment(`"${'é'.repeat(512 * 1000)}"`))).toBe(
+      'invalid field attachment: must be less than 1000 KB',
+    );
+    expect(outcome(() => v.validateAttachment(`{${'a'.repeat(2000 * 1024)}`))).toBe(
+      'invalid field attachment: must be a json string',
+    );
+  });
+});
+
+describe('constraints', () => {
+  const base: CreateConstraintRequest = {
+    namespaceKey: '',
+    segmentKey: 's',
+    type: 'STRING_COMPARISON_TYPE',
+    property: 'p',
+    operator: 'eq',
+    value: 'x',
+    description: '',
+  };
+  const c = (extra: Partial<CreateConstraintRequest>) => ({ ...base, ...extra });
+
+  it.each<[string, Partial<CreateConstraintRequest>, string]>([
+    ['segmentKey', { segmentKey: '', property: '' }, 'invalid field segmentKey: must not be empty'],
+    ['property', { property: '', operator: '' }, 'invalid field property: must not be empty'],
+    ['operator', { operator: '' }, 'invalid field operator: must not be empty'],
+    [
+      'unknown type',
+      { type: 'UNKNOWN_COMPARISON_TYPE' },
+      'invalid constraint type: "UNKNOWN_COMPARISON_TYPE"',
+    ],
+    ['string op', { operator: 'LT' }, 'constraint operator "LT" is not valid for type string'],
+    [
+      'number op',
+      { type: 'NUMBER_COMPARISON_TYPE', operator: 'prefix' },
+      'constraint operator "prefix" is not valid for type number',
+    ],
+    [
+      'boolean op',
+      { type: 'BOOLEAN_COMPARISON_TYPE', operator: 'eq' },
+      'constraint operator "eq" is not valid for type boolean',
+    ],
+    [
+      'datetime op',
+      { type: 'DATETIME_COMPARISON_TYPE', operator: 'empty' },
+      'constraint operator "empty" is not valid for type datetime',
+    ],
+    [
+      'entityId op',
+      { type: 'ENTITY_ID_COMPARISON_TYPE', operator: 'prefix' },
+      'constraint operator "prefix" is not valid for type entityId',
+    ],
+    [
+      'entityId property',
+      { type: 'ENTITY_ID_COMPARISON_TYPE', property: 'user' },
+      'property is user instead of "entityId"',
+    ],
+    [
+      'quoted operator',
+      { operator: 'a"b' },
+      'constraint operator "a\\"b" is not valid for type string',
+    ],
+    ['empty value', { value: '' }, 'invalid field value: must not be empty'],
+    [
+      'bad datetime',
+      { type: 'DATETIME_COMPARISON_TYPE', value: 'soon' },
+      'parsing datetime from "soon"',
+    ],
+    [
+      'datetime list',
+      { type: 'DATETIME_COMPARISON_TYPE', operator: 'isoneof', value: '["2024-01-01"]' },
+      'parsing datetime from "[\\"2024-01-01\\"]"',
+    ],
+    [
+      'datetime present with bad value',
+      { type: 'DATETIME_COMPARISON_TYPE', operator: 'present', value: 'x' },
+      'parsing datetime from "x"',
+    ],
+    [
+      'string list of numbers',
+      { operator: 'isoneof', value: '[1,2]' },
+      'invalid value provided for property "p" of type string',
+    ],
+    [
+      'string list not json',
+      { operator: 'isnotoneof', value: 'a,b' },
+      'invalid value provided for property "p" of type string',
+    ],
+    [
+      'string list object',
+      { operator: 'isoneof', value: '{"a":"b"}' },
+      'invalid value provided for property "p" of type string',
+    ],
+    [
+      'number list of strings',
+      { type: 'NUMBER_COMPARISON_TYPE', operator: 'isoneof', value: '["1"]' },
+      'invalid value provided for property "p" of type number',
+    ],
+    [
+      'number list overflow',
+      { type: 'NUMBER_COMPARISON_TYPE', operator: 'isoneof', value: '[1e400]' },
+      'invalid value provided for property "p" of type number',
+    ],
+    [
+      'entityId list',
+      {
+        type: 'ENTITY_ID_COMPARISON_TYPE',
+        property: 'entityId',
+        operator: 'isoneof',
+        value: '[true]',
+      },
+      'invalid value provided for property "entityId" of type entityId',
+    ],
+    [
+      'too many strings',
+      {
+        operator: 'isoneof',
+        value: JSON.stringify(Array.from({ length: 101 }, (_, i) => `v${i}`)),
+      },
+      'too many values provided for property "p" of type string (maximum 100)',
+    ],
+    [
+      'too many numbers',
+      {
+        type: 'NUMBER_COMPARISON_TYPE',
+        operator: 'isnotoneof',
+        value: JSON.stringify(Array.from({ length: 101 }, (_, i) => i)),
+      },
+      'too many values provided for property "p" of type number (maximum 100)',
+    ],
+    [
+      'too many ids',
+      {
+        type: 'ENTITY_ID_COMPARISON_TYPE',
+        property: 'entityId',
+        operator: 'isoneof',
+        value: JSON.stringify(Array.from({ length: 101 }, (_, i) => `u${i}`)),
+      },
+      'too many values provided for property "entityId" of type entityId (maximum 100)',
+    ],
+  ])('%s', (_name, extra, expected) => {
+    expect(outcome(() => v.validateCreateConstraint(c(extra)))).toBe(expected);
+  });
+
+  const allowed: Record<string, string[]> = {
+    STRING_COMPARISON_TYPE: [
+      'eq',
+      'neq',
+      'empty',
+      'notempty',
+      'prefix',
+      'suffix',
+      'isoneof',
+      'isnotoneof',
+      'contains',
+      'notcontains',
+    ],
+    NUMBER_COMPARISON_TYPE: [
+      'eq',
+      'neq',
+      'lt',
+      'lte',
+      'gt',
+      'gte',
+      'present',
+      'notpresent',
+      'isoneof',
+      'isnotoneof',
+    ],
+    BOOLEAN_COMPARISON_TYPE: ['true', 'false', 'present', 'notpresent'],
+    DATETIME_COMPARISON_TYPE: [
+      'eq',
+      'neq',
+      'lt',
+      'lte',
+      'gt',
+      'gte',
+      'present',
+      'notpresent',
+      'isoneof',
+      'isnotoneof',
+    ],
+    ENTITY_ID_COMPARISON_TYPE: ['eq', 'neq', 'isoneof', 'isnotoneof', 'contains', 'notcontains'],
+  };
+  const every = [...new Set(Object.values(allowed).flat())];
+
+  it.each(Object.keys(allowed))('allows exactly its operators for %s, in any case', (type) => {
+    for (const op of every) {
+      const req = c({
+        type: type as ComparisonType,
+        property: 'entityId',
+        operator: op.toUpperCase(),
+        value: '',
+      });
+      const result = outcome(() => v.validateCreateConstraint(req));
+      if (allowed[type]!.includes(op)) expect(result).not.toMatch(/is not valid for type/);
+      else expect(result).toMatch(/is not valid for type/);
+    }
+  });
+
+  it('lower-cases the operator and clears the value of no-value operators', () => {
+    expect(v.validateCreateConstraint(c({ operator: 'EQ' }))).toMatchObject({
+      operator: 'eq',
+      value: 'x',
+    });
+    expect(v.validateCreateConstraint(c({ operator: 'NotEmpty', value: 'ignored' }))).toMatchObject(
+      { operator: 'notempty', value: '' },
+    );
+    for (const op of ['true', 'false', 'present', 'notpresent']) {
+      expect(
+        v.validateCreateConstraint(
+          c({ type: 'BOOLEAN_COMPARISON_TYPE', operator: op, value: 'yes' }),
+        ).value,
+      ).toBe('');
+    }
+    expect(
+      v.validateCreateConstraint(
+        c({ type: 'NUMBER_COMPARISON_TYPE', operator: 'present', value: '' }),
+      ).value,
+    ).toBe('');
+  });
+
+  it('normalises datetime values to UTC and keeps dates', () => {
+    const dt = (value: string) =>
+      v.validateCreateConstraint(c({ type: 'DATETIME_COMPARISON_TYPE', operator: 'gt', value }))
+        .value;
+    expect(dt('2024-05-01T12:00:00.123+02:00')).toBe('2024-05-01T10:00:00Z');
+    expect(dt('2024-05-01')).toBe('2024-05-01');
+  });
+
+  it('accepts valid one-of lists, including null items and a null list', () => {
+    for (const [type, value] of [
+      ['STRING_COMPARISON_TYPE', '["a", "b"]'],
+      ['STRING_COMPARISON_TYPE', '[null]'],
+      ['STRING_COMPARISON_TYPE', 'null'],
+      ['STRING_COMPARISON_TYPE', JSON.stringify(Array.from({ length: 100 }, (_, i) => `v${i}`))],
+      ['NUMBER_COMPARISON_TYPE', '[1, 2.5, -3e2]'],
+    ] as const) {
+      expect(
+        outcome(() => v.validateCreateConstraint(c({ type, operator: 'isoneof', value }))),
+      ).toBe('ok');
+    }
+  });
+
+  it('checks the id first on update', () => {
+    expect(outcome(() => v.validateUpdateConstraint({ ...c({ segmentKey: '' }), id: '' }))).toBe(
+      'invalid field id: must not be empty',
+    );
+    expect(v.validateUpdateConstraint({ ...c({ operator: 'NEQ' }), id: 'i' })).toMatchObject({
+      id: 'i',
+      operator: 'neq',
+    });
+  });
+
+  it('checks id then segmentKey on delete', () => {
+    expect(
+      outcome(() => v.validateDeleteConstraint({ namespaceKey: '', segmentKey: '', id: '' })),
+    ).toBe('invalid field id: must not be empty');
+    expect(
+      outcome(() => v.validateDeleteConstraint({ namespaceKey: '', segmentKey: '', id: 'i' })),
+    ).toBe('invalid field segmentKey: must not be empty');
+  });
+});
+
+describe('resolveSegments', () => {
+  it.each<[string, v.ResolvedSegments['segmentOperator'], string[], v.ResolvedSegments]>([
+    [
+      's',
+      'AND_SEGMENT_OPERATOR',
+      [],
+      { segmentKeys: ['s'], segmentOperator: 'OR_SEGMENT_OPERATOR' },
+    ],
+    [
+      '',
+      'AND_SEGMENT_OPERATOR',
+      ['a', 'b', 'a'],
+      { segmentKeys: ['a', 'b'], segmentOperator: 'AND_SEGMENT_OPERATOR' },
+    ],
+    [
+      '',
+      'AND_SEGMENT_OPERATOR',
+      ['a', 'a'],
+      { segmentKeys: ['a'], segmentOperator: 'OR_SEGMENT_OPERATOR' },
+    ],
+    [
+      '',
+      'OR_SEGMENT_OPERATOR',
+      ['b', 'a'],
+      { segmentKeys: ['b', 'a'], segmentOperator: 'OR_SEGMENT_OPERATOR' },
+    ],
+  ])('segmentKey %j with %s and %j', (segmentKey, segmentOperator, segmentKeys, expected) => {
+    expect(v.resolveSegments({ segmentKey, segmentKeys, segmentOperator })).toEqual(expected);
+  });
+});
