@@ -23,6 +23,7 @@ const TABLES = [
   'rollout_segment_references',
   'authentications',
   'operation_lock',
+  'namespace_tombstones',
 ];
 
 async function tablesOf(ds: DataSource): Promise<string[]> {

@@ -3,6 +3,7 @@ import { ConstraintEntity } from './constraint-entity';
 import { DistributionEntity } from './distribution-entity';
 import { FlagEntity } from './flag-entity';
 import { NamespaceEntity } from './namespace-entity';
+import { NamespaceTombstoneEntity } from './namespace-tombstone-entity';
 import { OperationLockEntity } from './operation-lock-entity';
 import { RolloutEntity } from './rollout-entity';
 import { RolloutSegmentEntity } from './rollout-segment-entity';
@@ -19,6 +20,7 @@ export {
   DistributionEntity,
   FlagEntity,
   NamespaceEntity,
+  NamespaceTombstoneEntity,
   OperationLockEntity,
   RolloutEntity,
   RolloutSegmentEntity,
@@ -45,4 +47,5 @@ export const ALL_ENTITIES = [
   RolloutSegmentReferenceEntity,
   AuthenticationEntity,
   OperationLockEntity,
+  NamespaceTombstoneEntity,
 ];

@@ -175,6 +175,12 @@ const STATEMENTS = [
     updated_at ${TS},
     UNIQUE KEY authentications_hashed_client_token_key (hashed_client_token)
   ) ${TABLE}`,
+  // Last version of a deleted namespace, so a re-created one continues above it and a
+  // (namespace, version) pair never names two different contents.
+  `CREATE TABLE namespace_tombstones (
+    \`key\` VARCHAR(255) NOT NULL PRIMARY KEY,
+    version BIGINT NOT NULL
+  ) ${TABLE}`,
   `CREATE TABLE operation_lock (
     operation VARCHAR(255) NOT NULL PRIMARY KEY,
     version INTEGER NOT NULL DEFAULT 0,
@@ -198,6 +204,7 @@ const DROP = [
   'namespaces',
   'authentications',
   'operation_lock',
+  'namespace_tombstones',
 ];
 
 const toMysqlDatetime = (ts: string): string => ts.replace('T', ' ').replace(/Z$/, '');

@@ -155,6 +155,12 @@ export function postgresSchema(jsonType: 'JSON' | 'TEXT'): string[] {
       created_at ${TS},
       updated_at ${TS}
     )`,
+    // Last version of a deleted namespace, so a re-created one continues above it and a
+    // (namespace, version) pair never names two different contents.
+    `CREATE TABLE namespace_tombstones (
+      "key" VARCHAR(255) PRIMARY KEY,
+      version BIGINT NOT NULL
+    )`,
     `CREATE TABLE operation_lock (
       operation VARCHAR(255) PRIMARY KEY,
       version INTEGER NOT NULL DEFAULT 0,
@@ -179,6 +185,7 @@ export const POSTGRES_DROP = [
   'namespaces',
   'authentications',
   'operation_lock',
+  'namespace_tombstones',
 ];
 
 export async function seedDefaultNamespace(queryRunner: QueryRunner, sql: string): Promise<void> {

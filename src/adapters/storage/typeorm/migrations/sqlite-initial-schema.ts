@@ -147,6 +147,12 @@ const STATEMENTS = [
     created_at ${TS},
     updated_at ${TS}
   )`,
+  // Last version of a deleted namespace, so a re-created one continues above it and a
+  // (namespace, version) pair never names two different contents.
+  `CREATE TABLE namespace_tombstones (
+    "key" VARCHAR(255) PRIMARY KEY NOT NULL,
+    version INTEGER NOT NULL
+  )`,
   `CREATE TABLE operation_lock (
     operation VARCHAR(255) PRIMARY KEY NOT NULL,
     version INTEGER NOT NULL DEFAULT 0,
@@ -170,6 +176,7 @@ const DROP = [
   'namespaces',
   'authentications',
   'operation_lock',
+  'namespace_tombstones',
 ];
 
 export class SqliteInitialSchema1732147200000 implements MigrationInterface {
