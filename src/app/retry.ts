@@ -21,7 +21,10 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   });
 
 /** Runs `attempt` until it succeeds, waiting with exponential backoff and jitter between tries. */
-export async function retryWithBackoff<T>(attempt: () => Promise<T>, options: RetryOptions): Promise<T> {
+export async function retryWithBackoff<T>(
+  attempt: () => Promise<T>,
+  options: RetryOptions,
+): Promise<T> {
   let delay = options.initialDelayMs;
   for (let n = 1; ; n++) {
     try {

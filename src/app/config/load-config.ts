@@ -26,12 +26,15 @@ function readConfigFile(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new ConfigError(`config file ${path}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    throw new ConfigError(
+      `config file ${path}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+    );
   }
   try {
     const doc = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
     if (doc === null || doc === undefined) return {};
-    if (typeof doc !== 'object' || Array.isArray(doc)) throw new Error('the top level must be a map');
+    if (typeof doc !== 'object' || Array.isArray(doc))
+      throw new Error('the top level must be a map');
     return doc;
   } catch (e) {
     const reason = (e as Error).message.split('\n')[0];
@@ -81,7 +84,9 @@ export function unknownEnvironmentNames(env: NodeJS.ProcessEnv = process.env): s
 export function redactedConfig(config: VexilConfig): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [path, leaf] of LEAVES) {
-    const value = path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], config);
+    const value = path
+      .split('.')
+      .reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], config);
     out[path] = leaf.sensitive && value !== '' && value !== undefined ? '***' : value;
   }
   return out;

@@ -76,8 +76,16 @@ convict.addFormat({
 const schemaDefinition = {
   server: {
     host: { doc: 'Address both listeners bind to.', format: String, default: '0.0.0.0' },
-    http_port: { doc: 'HTTP port (0: an ephemeral port, logged at start).', format: 'port', default: 8080 },
-    grpc_port: { doc: 'gRPC port (0: an ephemeral port, logged at start).', format: 'port', default: 9000 },
+    http_port: {
+      doc: 'HTTP port (0: an ephemeral port, logged at start).',
+      format: 'port',
+      default: 8080,
+    },
+    grpc_port: {
+      doc: 'gRPC port (0: an ephemeral port, logged at start).',
+      format: 'port',
+      default: 9000,
+    },
     mode: {
       doc: 'read-write, or read-only for an evaluation tier (writes are refused).',
       format: ['read-write', 'read-only'],
@@ -101,9 +109,17 @@ const schemaDefinition = {
       default: 'file:./data/vexil.db',
       sensitive: true,
     },
-    max_open_conn: { doc: 'Most open connections (0: driver default). SQLite uses one.', format: 'nat', default: 0 },
+    max_open_conn: {
+      doc: 'Most open connections (0: driver default). SQLite uses one.',
+      format: 'nat',
+      default: 0,
+    },
     max_idle_conn: { doc: 'Most idle connections kept in the pool.', format: 'nat', default: 2 },
-    conn_max_lifetime: { doc: 'Close connections older than this (0: never).', format: 'duration', default: 0 },
+    conn_max_lifetime: {
+      doc: 'Close connections older than this (0: never).',
+      format: 'duration',
+      default: 0,
+    },
     connect_retry_max_backoff: {
       doc: 'Longest wait between attempts while the database cannot be reached at start.',
       format: 'duration',
@@ -111,48 +127,114 @@ const schemaDefinition = {
     },
   },
   caching: {
-    enabled: { doc: 'Serve evaluations from a cache without any database read on the hot path.', format: 'bool', default: false },
-    backend: { doc: 'memory (private to the instance) or redis (shared).', format: ['memory', 'redis'], default: 'memory' },
-    ttl: { doc: 'Longest time a cached snapshot is served without a refresh.', format: 'duration', default: parseDuration('60s') },
+    enabled: {
+      doc: 'Serve evaluations from a cache without any database read on the hot path.',
+      format: 'bool',
+      default: false,
+    },
+    backend: {
+      doc: 'memory (private to the instance) or redis (shared).',
+      format: ['memory', 'redis'],
+      default: 'memory',
+    },
+    ttl: {
+      doc: 'Longest time a cached snapshot is served without a refresh.',
+      format: 'duration',
+      default: parseDuration('60s'),
+    },
     memory: {
-      max_entries: { doc: 'Most namespace snapshots kept in memory.', format: 'nat', default: 1000 },
-      max_bytes: { doc: 'Most bytes of serialized snapshots kept in memory.', format: 'nat', default: 256 * 1024 * 1024 },
+      max_entries: {
+        doc: 'Most namespace snapshots kept in memory.',
+        format: 'nat',
+        default: 1000,
+      },
+      max_bytes: {
+        doc: 'Most bytes of serialized snapshots kept in memory.',
+        format: 'nat',
+        default: 256 * 1024 * 1024,
+      },
     },
     redis: {
-      url: { doc: 'redis:// or rediss:// URL; when set it wins over host/port/password/db.', format: String, default: '', sensitive: true },
+      url: {
+        doc: 'redis:// or rediss:// URL; when set it wins over host/port/password/db.',
+        format: String,
+        default: '',
+        sensitive: true,
+      },
       host: { doc: 'Redis host.', format: String, default: 'localhost' },
       port: { doc: 'Redis port.', format: 'port', default: 6379 },
       password: { doc: 'Redis password.', format: String, default: '', sensitive: true },
       db: { doc: 'Redis database number.', format: 'nat', default: 0 },
-      prefix: { doc: 'Prefix of every key and channel Vexil uses.', format: String, default: 'vexil:' },
+      prefix: {
+        doc: 'Prefix of every key and channel Vexil uses.',
+        format: String,
+        default: 'vexil:',
+      },
       tls: {
         enabled: { doc: 'Connect with TLS.', format: 'bool', default: false },
         ca_file: { doc: 'PEM file of the CA to trust.', format: String, default: '' },
-        insecure_skip_verify: { doc: 'Do not verify the server certificate.', format: 'bool', default: false },
+        insecure_skip_verify: {
+          doc: 'Do not verify the server certificate.',
+          format: 'bool',
+          default: false,
+        },
       },
     },
   },
   evaluation: {
-    max_batch_size: { doc: 'Most requests in one batch evaluation (larger: 400).', format: 'nat', default: 1000 },
+    max_batch_size: {
+      doc: 'Most requests in one batch evaluation (larger: 400).',
+      format: 'nat',
+      default: 1000,
+    },
   },
   authentication: {
-    required: { doc: 'Require a client token on every API except /health, /metrics and /auth/v1/method.', format: 'bool', default: false },
+    required: {
+      doc: 'Require a client token on every API except /health, /metrics and /auth/v1/method.',
+      format: 'bool',
+      default: false,
+    },
     methods: {
       token: {
-        enabled: { doc: 'Enable the token method (creating client tokens).', format: 'bool', default: false },
+        enabled: {
+          doc: 'Enable the token method (creating client tokens).',
+          format: 'bool',
+          default: false,
+        },
         bootstrap: {
-          token: { doc: 'Client token created at start when no token exists yet.', format: String, default: '', sensitive: true },
-          expiration: { doc: 'Lifetime of the bootstrap token (0: never expires).', format: 'duration', default: 0 },
+          token: {
+            doc: 'Client token created at start when no token exists yet.',
+            format: String,
+            default: '',
+            sensitive: true,
+          },
+          expiration: {
+            doc: 'Lifetime of the bootstrap token (0: never expires).',
+            format: 'duration',
+            default: 0,
+          },
         },
         cleanup: {
-          interval: { doc: 'How often expired tokens are deleted.', format: 'duration', default: parseDuration('1h') },
-          grace_period: { doc: 'How long after expiry a token is kept before deletion.', format: 'duration', default: parseDuration('30m') },
+          interval: {
+            doc: 'How often expired tokens are deleted.',
+            format: 'duration',
+            default: parseDuration('1h'),
+          },
+          grace_period: {
+            doc: 'How long after expiry a token is kept before deletion.',
+            format: 'duration',
+            default: parseDuration('30m'),
+          },
         },
       },
     },
   },
   log: {
-    level: { doc: 'debug, info, warn or error.', format: ['debug', 'info', 'warn', 'error'], default: 'info' },
+    level: {
+      doc: 'debug, info, warn or error.',
+      format: ['debug', 'info', 'warn', 'error'],
+      default: 'info',
+    },
     encoding: {
       doc: 'json, console, or auto (console on a terminal, json otherwise).',
       format: ['auto', 'json', 'console'],
@@ -167,7 +249,12 @@ const schemaDefinition = {
     sampling_ratio: { doc: 'Share of traces sampled, 0 to 1.', format: 'ratio', default: 1 },
     otlp: {
       endpoint: { doc: 'OTLP/HTTP endpoint.', format: String, default: 'http://localhost:4318' },
-      headers: { doc: 'Headers sent with every export (env: k1=v1,k2=v2).', format: 'string-map', default: {} as Record<string, string>, sensitive: true },
+      headers: {
+        doc: 'Headers sent with every export (env: k1=v1,k2=v2).',
+        format: 'string-map',
+        default: {} as Record<string, string>,
+        sensitive: true,
+      },
     },
   },
 };
@@ -187,7 +274,8 @@ export function schemaLeaves(
   });
 }
 
-export const envNameOf = (path: string): string => `VEXIL_${path.toUpperCase().replace(/\./g, '_')}`;
+export const envNameOf = (path: string): string =>
+  `VEXIL_${path.toUpperCase().replace(/\./g, '_')}`;
 
 function withEnvNames<T extends Record<string, unknown>>(node: T, prefix = ''): T {
   const out: Record<string, unknown> = {};
@@ -204,5 +292,4 @@ function withEnvNames<T extends Record<string, unknown>>(node: T, prefix = ''): 
 export const configSchema = withEnvNames(schemaDefinition);
 
 export type VexilConfigSchema = typeof schemaDefinition;
-export const createConvict = (env: NodeJS.ProcessEnv) =>
-  convict(configSchema, { env, args: [] });
+export const createConvict = (env: NodeJS.ProcessEnv) => convict(configSchema, { env, args: [] });

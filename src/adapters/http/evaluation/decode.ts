@@ -1,0 +1,113 @@
+import type {
+  BatchEvaluationRequest,
+  EvaluationRequest,
+  LegacyBatchEvaluationRequest,
+  LegacyEvaluationRequest,
+} from '../../../domain/model';
+import { invalidArgument } from '../http-error';
+import { TYPE_MISMATCH_MESSAGE } from '../proto-json-decoder';
+
+type Json = Record<string, unknown>;
+
+const mismatch = () => invalidArgument(TYPE_MISMATCH_MESSAGE);
+
+function asObject(body: unknown): Json {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw mismatch();
+  return body as Json;
+}
+
+/** A proto3 string field read by its JSON name or its proto (snake_case) name. */
+function str(o: Json, json: string, proto: string): string {
+  let v = o[json];
+  if (v === undefined) v = o[proto];
+  if (v === undefined || v === null) return '';
+  if (typeof v !== 'string') throw mismatch();
+  return v;
+}
+
+function bool(o: Json, json: string, proto: string): boolean {
+  let v = o[json];
+  if (v === undefined) v = o[proto];
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw mismatch();
+  return v;
+}
+
+/** map<string,string>: values must be strings; null becomes "" as Flipt's decoder does. */
+function context(o: Json): Record<string, string> {
+  const v = o['context'];
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) throw mismatch();
+  const map = v as Json;
+  for (const key in map) {
+    const value = map[key];
+    if (typeof value === 'string') continue;
+    if (value === null) {
+      const copy: Record<string, string> = {};
+      for (const k in map) copy[k] = map[k] === null ? '' : (map[k] as string);
+      for (const k in copy) if (typeof copy[k] !== 'string') throw mismatch();
+      return copy;
+    }
+    throw mismatch();
+  }
+  return map as Record<string, string>;
+}
+
+function list(o: Json, name: string): unknown[] {
+  const v = o[name];
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw mismatch();
+  return v;
+}
+
+export function decodeEvaluationRequest(
+  body: unknown,
+  namespaceFromPath?: string,
+): EvaluationRequest {
+  const o = asObject(body);
+  return {
+    requestId: str(o, 'requestId', 'request_id'),
+    namespaceKey: namespaceFromPath ?? str(o, 'namespaceKey', 'namespace_key'),
+    flagKey: str(o, 'flagKey', 'flag_key'),
+    entityId: str(o, 'entityId', 'entity_id'),
+    context: context(o),
+    reference: str(o, 'reference', 'reference'),
+  };
+}
+
+export function decodeBatchRequest(body: unknown): BatchEvaluationRequest {
+  const o = asObject(body);
+  return {
+    requestId: str(o, 'requestId', 'request_id'),
+    requests: list(o, 'requests').map((r) => decodeEvaluationRequest(r)),
+    reference: str(o, 'reference', 'reference'),
+  };
+}
+
+export function decodeLegacyRequest(
+  body: unknown,
+  namespaceFromPath?: string,
+): LegacyEvaluationRequest {
+  const o = asObject(body);
+  return {
+    requestId: str(o, 'requestId', 'request_id'),
+    namespaceKey: namespaceFromPath ?? str(o, 'namespaceKey', 'namespace_key'),
+    flagKey: str(o, 'flagKey', 'flag_key'),
+    entityId: str(o, 'entityId', 'entity_id'),
+    context: context(o),
+  };
+}
+
+export function decodeLegacyBatchRequest(
+  body: unknown,
+  namespaceFromPath?: string,
+): LegacyBatchEvaluationRequest {
+  const o = asObject(body);
+  return {
+    requestId: str(o, 'requestId', 'request_id'),
+    namespaceKey: namespaceFromPath ?? str(o, 'namespaceKey', 'namespace_key'),
+    requests: list(o, 'requests').map((r) => decodeLegacyRequest(r)),
+    excludeNotFound: bool(o, 'excludeNotFound', 'exclude_not_found'),
+  };
+}

@@ -1,0 +1,1 @@
+export { createEvaluationRoutes, snapshotEtag, type EvaluationRoutesDeps } from './routes';

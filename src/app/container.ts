@@ -1,0 +1,181 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server as GrpcServer } from '@grpc/grpc-js';
+import { createManagementService } from '../domain/services/management-service';
+import type { ManagementApi } from '../domain/services/api';
+import { EvaluationService, NamespaceSnapshots } from '../domain/services/evaluation';
+import type { Logger, Store } from '../ports';
+import { RandomIdGenerator, SystemClock } from '../adapters/system';
+import { createHttpHandler } from '../adapters/http';
+import { bindGrpcServer, createGrpcServer, shutdownGrpcServer } from '../adapters/grpc/server';
+import { createEvaluationRoutes } from '../adapters/http/evaluation';
+import type { VexilConfig } from './config';
+import { Deferred } from './deferred';
+import { HealthState } from './health-state';
+import { retryWithBackoff } from './retry';
+import { readOnly } from './read-only';
+
+export interface StoreHandle {
+  readonly store: Store;
+  /** True when other processes may write to the same database. */
+  readonly shared: boolean;
+  /** Names the database for logs and errors, without secrets. */
+  readonly description: string;
+}
+
+export interface VexilServer {
+  readonly httpPort: number;
+  readonly grpcPort: number;
+  /** Resolves once storage is reached and the instance serves. */
+  readonly ready: Promise<void>;
+  /** Graceful stop: NOT_SERVING, stop accepting, drain (bounded), close storage. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly config: VexilConfig;
+  readonly logger: Logger;
+  /** Opens (and migrates) storage; called again with backoff while it fails. */
+  readonly openStore: () => Promise<StoreHandle>;
+}
+
+const stopwatch = { nowMs: () => performance.now() };
+
+/** The composition root: builds every component from the configuration and starts serving. */
+export async function startVexil({
+  config,
+  logger,
+  openStore,
+}: StartOptions): Promise<VexilServer> {
+  const clock = new SystemClock();
+  const ids = new RandomIdGenerator();
+  const health = new HealthState('NOT_SERVING', 'starting: connecting to the database');
+  const management = new Deferred<ManagementApi>(
+    'storage unavailable: the database has not been reached yet',
+  );
+  const evaluation = new Deferred<EvaluationService>(
+    'storage unavailable: the database has not been reached yet',
+  );
+
+  const managementApi =
+    config.server.mode === 'read-only' ? readOnly(management.proxy) : management.proxy;
+
+  const httpServer = createServer(
+    {
+      keepAliveTimeout: 65_000,
+      headersTimeout: 66_000,
+      requestTimeout: 300_000,
+      maxHeaderSize: 1024 * 1024,
+    },
+    createHttpHandler({
+      management: managementApi,
+      health,
+      logger,
+      ids,
+      bodyLimitBytes: config.server.max_body_bytes,
+      extraRoutes: createEvaluationRoutes({ evaluation: evaluation.proxy, logger }),
+    }),
+  );
+  const httpPort = await listen(httpServer, config.server.host, config.server.http_port);
+
+  let grpcServer: GrpcServer;
+  let grpcPort: number;
+  try {
+    grpcServer = createGrpcServer({
+      management: managementApi,
+      health,
+      logger,
+      ids,
+      evaluation: { api: evaluation.proxy },
+    });
+    grpcPort = await bindGrpcServer(grpcServer, config.server.host, config.server.grpc_port);
+  } catch (err) {
+    httpServer.close();
+    throw err;
+  }
+  logger.info('listening', {
+    httpPort,
+    grpcPort,
+    host: config.server.host,
+    mode: config.server.mode,
+  });
+
+  const starting = new AbortController();
+  let handle: StoreHandle | undefined;
+  const ready = retryWithBackoff(openStore, {
+    initialDelayMs: 250,
+    maxDelayMs: config.db.connect_retry_max_backoff,
+    signal: starting.signal,
+    onFailure: (err, attempt, nextDelayMs) => {
+      const reason = err instanceof Error ? err.message : String(err);
+      health.set('NOT_SERVING', `database unreachable: ${reason}`);
+      logger.warn('database unreachable, retrying', { attempt, retryInMs: nextDelayMs, reason });
+    },
+  }).then((opened) => {
+    handle = opened;
+    const snapshots = new NamespaceSnapshots(opened.store, {
+      mode: opened.shared ? 'version-check' : 'notified',
+      stopwatch,
+      logger,
+    });
+    management.resolve(
+      createManagementService({
+        store: opened.store,
+        notifier: { namespaceChanged: (ns) => snapshots.invalidate(ns) },
+        logger,
+      }),
+    );
+    evaluation.resolve(
+      new EvaluationService({
+        snapshots,
+        clock,
+        ids,
+        stopwatch,
+        maxBatchSize: config.evaluation.max_batch_size,
+      }),
+    );
+    health.set('SERVING');
+    logger.info('serving', { database: opened.description });
+  });
+  // Start-up failures after the abort are expected; anything else has been logged.
+  ready.catch(() => undefined);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      health.set('NOT_SERVING', 'shutting down');
+      starting.abort();
+      const timeout = config.server.shutdown_timeout;
+      await Promise.all([closeHttp(httpServer, timeout), shutdownGrpcServer(grpcServer, timeout)]);
+      await ready.catch(() => undefined);
+      if (handle !== undefined) await handle.store.close();
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+
+  return { httpPort, grpcPort, ready, stop };
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Stops accepting, lets in-flight requests finish for up to `timeoutMs`, then cuts the rest. */
+function closeHttp(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
