@@ -8,9 +8,12 @@ import type {
   Rollout,
   Rule,
   Segment,
-  Timestamp,
   Variant,
 } from '../../domain/model';
+import { float32ToJsonNumber, formatTimestamp } from '../../domain/evaluation';
+
+/** The wire formats of timestamps and float32 values are shared with the evaluation side. */
+export { float32ToJsonNumber, formatTimestamp };
 
 /*
  * Domain -> Flipt JSON (protojson with EmitDefaultValues): lowerCamelCase names in proto
@@ -20,42 +23,6 @@ import type {
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 export type JsonOut = { [key: string]: JsonValue };
-
-/**
- * RFC 3339 UTC with 0, 3, 6 or 9 fractional digits, the shortest that is exact, as
- * protojson prints google.protobuf.Timestamp: `.123000Z` -> `.123Z`, `.000000Z` -> `Z`.
- */
-export function formatTimestamp(ts: Timestamp): string {
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/.exec(ts);
-  if (!m) {
-    const d = new Date(ts);
-    if (Number.isNaN(d.getTime())) return ts;
-    return formatTimestamp(d.toISOString());
-  }
-  const nanos = (m[2] ?? '').padEnd(9, '0');
-  let frac: string;
-  if (nanos === '000000000') frac = '';
-  else if (nanos.endsWith('000000')) frac = `.${nanos.slice(0, 3)}`;
-  else if (nanos.endsWith('000')) frac = `.${nanos.slice(0, 6)}`;
-  else frac = `.${nanos}`;
-  return `${m[1]}${frac}Z`;
-}
-
-/**
- * A float32 as protojson prints it: the shortest decimal that reads back as the same
- * float32 (33.33, not 33.33000183105469); NaN and infinities as strings.
- */
-export function float32ToJsonNumber(x: number): number | string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return 'Infinity';
-  if (x === -Infinity) return '-Infinity';
-  const f = Math.fround(x);
-  for (let p = 1; p <= 9; p++) {
-    const candidate = Number(f.toPrecision(p));
-    if (Math.fround(candidate) === f) return candidate;
-  }
-  return f;
-}
 
 /** google.protobuf.Struct: protojson writes map entries sorted by key, at every level. */
 function structToJson(value: unknown): JsonValue {
