@@ -98,3 +98,98 @@ describe('TypeormStore on SQLite', () => {
     }
   });
 });
+
+describe.each(enabledSqlBackends().map((b) => [b.name, b] as const))(
+  'TypeormStore under concurrency on %s',
+  (_name, backend) => {
+    let db: IsolatedDatabase;
+    let store: TypeormStore;
+
+    beforeAll(async () => {
+      db = await createIsolatedDatabase(backend, 'concurrency');
+      ({ store } = await openStore(db));
+      await store.createNamespace({ key: 'race', name: 'race', description: '' });
+    });
+    afterAll(async () => {
+      await store.close();
+      await db.drop();
+    });
+
+    test('two simultaneous creates of one key: one wins, the other is told "is not unique"', async () => {
+      const results = await Promise.allSettled([
+        store.createFlag(flagRequest('race', 'same')),
+        store.createFlag(flagRequest('race', 'same')),
+        store.createSegment({
+          namespaceKey: 'race',
+          key: 'seg',
+          name: 'seg',
+          description: '',
+          matchType: 'ALL_MATCH_TYPE',
+        }),
+        store.createSegment({
+          namespaceKey: 'race',
+          key: 'seg',
+          name: 'seg',
+          description: '',
+          matchType: 'ALL_MATCH_TYPE',
+        }),
+        store.createNamespace({ key: 'twin', name: 'twin', description: '' }),
+        store.createNamespace({ key: 'twin', name: 'twin', description: '' }),
+      ]);
+      const rejected = results
+        .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+        .map((r) => (r.reason as Error).message)
+        .sort();
+      expect(rejected).toEqual([
+        'flag "race/same" is not unique',
+        'namespace "twin" is not unique',
+        'segment "race/seg" is not unique',
+      ]);
+    });
+
+    test('simultaneous rollouts with one rank: exactly one gets it', async () => {
+      await store.createFlag(flagRequest('race', 'bool', { type: 'BOOLEAN_FLAG_TYPE' }));
+      const results = await Promise.allSettled(
+        Array.from({ length: 5 }, () =>
+          store.createRollout({
+            namespaceKey: 'race',
+            flagKey: 'bool',
+            rank: 1,
+            description: '',
+            threshold: { percentage: 10, value: true },
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results) {
+        if (r.status === 'rejected') {
+          expect((r.reason as Error).message).toBe('rank number: 1 already exists');
+        }
+      }
+    });
+
+    test('microsecond timestamps survive the round trip exactly', async () => {
+      const exact = new (class {
+        now(): string {
+          return '2024-05-01T10:00:00.123456Z';
+        }
+      })();
+      const other = new TypeormStore(
+        // Same data source, another clock.
+        (store as unknown as { dataSource: DataSource }).dataSource,
+        { clock: exact, ids: new SequentialIds() },
+      );
+      const created = await other.createSegment({
+        namespaceKey: 'race',
+        key: 'micro',
+        name: 'm',
+        description: '',
+        matchType: 'ANY_MATCH_TYPE',
+      });
+      expect(created.createdAt).toBe('2024-05-01T10:00:00.123456Z');
+      expect((await store.getSegment('race', 'micro')).createdAt).toBe(
+        '2024-05-01T10:00:00.123456Z',
+      );
+    });
+  },
+);
