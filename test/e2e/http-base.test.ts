@@ -1,7 +1,12 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { createHttpHandler, sendJson, type HttpDeps } from '../../src/adapters/http';
+import {
+  createHttpHandler,
+  createManagementApp,
+  sendJson,
+  type HttpDeps,
+} from '../../src/adapters/http';
 import { NotFoundError, UnauthenticatedError } from '../../src/domain/errors';
 import type { ManagementApi } from '../../src/domain/services/api';
 import type { HealthSnapshot, Logger } from '../../src/ports';
@@ -236,5 +241,29 @@ describe('bodies', () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ code: 3, message: 'unexpected EOF', details: [] });
     expect((await call('/evaluate/v1/echo/x')).status).toBe(501);
+  });
+});
+
+describe('the management app on its own', () => {
+  it('still runs the guards without the outer handler', async () => {
+    const app = createManagementApp({
+      management,
+      logger,
+      bodyLimitBytes: 1024,
+      guards: [
+        () => {
+          throw new UnauthenticatedError();
+        },
+      ],
+    });
+    const standalone = createServer(app);
+    await new Promise<void>((resolve) => standalone.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (standalone.address() as AddressInfo).port;
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/flags/x`);
+      expect(res.status).toBe(401);
+    } finally {
+      await new Promise<void>((resolve) => standalone.close(() => resolve()));
+    }
   });
 });

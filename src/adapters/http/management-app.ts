@@ -71,12 +71,15 @@ function endpointHandler(
 ): (req: Request, res: Response) => Promise<void> {
   const fromBody = ep.method === 'POST' || ep.method === 'PUT';
   return async (req, res) => {
-    const ctx = requestContext(req);
+    // Used without createHttpHandler there is no context yet; guards must still run.
+    const ctx = requestContext(req) ?? {
+      requestId: '',
+      startedAt: process.hrtime.bigint(),
+      route: path,
+    };
     try {
-      if (ctx) {
-        ctx.route = path;
-        for (const guard of deps.guards ?? []) await guard(req, ctx);
-      }
+      ctx.route = path;
+      for (const guard of deps.guards ?? []) await guard(req, ctx);
       const message = fromBody
         ? decodeJsonMessage(parseJsonBody(await readBody(req, deps.bodyLimitBytes)), ep.request)
         : decodeQueryMessage(splitTarget(req.url).query, ep.request);
