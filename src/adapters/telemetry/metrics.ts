@@ -56,7 +56,10 @@ export interface Metrics {
   evaluated(event: EvaluatedEvent): void;
   rebuilt(namespaceKey: string, durationMs: number): void;
   servedStale(namespaceKey: string, error: Error): void;
-  /** `route` is the matched route pattern, never the raw path; undefined when none matched. */
+  /**
+   * `route` is the matched route pattern, never the raw path; undefined when none matched.
+   * A status >= 400 on a matched route also counts in flipt_server_errors_total.
+   */
   recordHttp(method: string, route: string | undefined, status: number, seconds: number): void;
   /** `code` is the numeric gRPC status or its Go name (`OK`, `NotFound`, ...). */
   recordGrpc(service: string, method: string, code: number | string, seconds: number): void;
@@ -373,6 +376,9 @@ class PrometheusMetrics implements Metrics {
     }
     this.httpRequests.labels(m, routeLabel, statusLabel).value++;
     this.httpDuration.observe(seconds, m, routeLabel, statusLabel);
+    // Flipt counts every failed API call (its HTTP gateway runs through the gRPC
+    // interceptors); requests that matched no route never reached an API there.
+    if (status >= 400 && routeLabel !== UNMATCHED_ROUTE_LABEL) this.serverErrors.value++;
   }
 
   recordGrpc(service: string, method: string, code: number | string, seconds: number): void {

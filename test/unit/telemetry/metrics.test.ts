@@ -199,6 +199,8 @@ describe('Vexil metrics', () => {
       const count = samplesOf(parsed, 'vexil_http_request_duration_seconds_count');
       expect(count[0]).toMatchObject({ value: 2 });
       expect(parsed.types.get('vexil_http_request_duration_seconds')).toBe('histogram');
+      // 999 on a matched route is an error; the unmatched 404 never reached an API.
+      expect(samplesOf(parsed, 'flipt_server_errors_total')[0]?.value).toBe(1);
     });
 
     it('records gRPC calls with go-grpc-prometheus names and counts failures as server errors', () => {
