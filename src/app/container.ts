@@ -170,9 +170,13 @@ function listen(server: Server, host: string, port: number): Promise<number> {
 /** Stops accepting, lets in-flight requests finish for up to `timeoutMs`, then cuts the rest. */
 function closeHttp(server: Server, timeoutMs: number): Promise<void> {
   return new Promise((resolve) => {
+    // Keep-alive connections become idle once their response is written: close them as
+    // they do, so the drain ends as soon as the last in-flight request is answered.
+    const sweeper = setInterval(() => server.closeIdleConnections(), 50);
     const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
     timer.unref();
     server.close(() => {
+      clearInterval(sweeper);
       clearTimeout(timer);
       resolve();
     });

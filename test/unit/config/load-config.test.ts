@@ -31,16 +31,27 @@ const problem = (fn: () => unknown): string => {
 describe('configuration loading', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({ env: {} });
-    expect(c.server).toMatchObject({ host: '0.0.0.0', http_port: 8080, grpc_port: 9000, mode: 'read-write' });
+    expect(c.server).toMatchObject({
+      host: '0.0.0.0',
+      http_port: 8080,
+      grpc_port: 9000,
+      mode: 'read-write',
+    });
     expect(c.db.url).toBe('file:./data/vexil.db');
     expect(c.caching).toMatchObject({ enabled: false, backend: 'memory', ttl: 60_000 });
     expect(c.authentication.required).toBe(false);
-    expect(c.authentication.methods.token.cleanup).toEqual({ interval: 3_600_000, grace_period: 1_800_000 });
+    expect(c.authentication.methods.token.cleanup).toEqual({
+      interval: 3_600_000,
+      grace_period: 1_800_000,
+    });
     expect(c.log.level).toBe('info');
   });
 
   it('layers defaults < file < environment < flags', () => {
-    const yaml = file('layers.yml', 'server:\n  http_port: 8001\n  grpc_port: 9001\nlog:\n  level: debug\n');
+    const yaml = file(
+      'layers.yml',
+      'server:\n  http_port: 8001\n  grpc_port: 9001\nlog:\n  level: debug\n',
+    );
     const c = loadConfig({
       file: yaml,
       env: { VEXIL_SERVER_GRPC_PORT: '9002', VEXIL_LOG_LEVEL: 'warn' },
@@ -59,7 +70,9 @@ describe('configuration loading', () => {
   });
 
   it('accepts Go-style durations from the environment', () => {
-    const c = loadConfig({ env: { VEXIL_CACHING_TTL: '1m30s', VEXIL_SERVER_SHUTDOWN_TIMEOUT: '250ms' } });
+    const c = loadConfig({
+      env: { VEXIL_CACHING_TTL: '1m30s', VEXIL_SERVER_SHUTDOWN_TIMEOUT: '250ms' },
+    });
     expect(c.caching.ttl).toBe(90_000);
     expect(c.server.shutdown_timeout).toBe(250);
   });
@@ -70,30 +83,93 @@ describe('configuration loading', () => {
   });
 
   it.each([
-    ['an unknown key in the file', () => loadConfig({ file: file('u.yml', 'server:\n  htp_port: 1\n'), env: {} }), 'server.htp_port: unknown key'],
-    ['an unknown top-level section', () => loadConfig({ file: file('s.yml', 'cache:\n  enabled: true\n'), env: {} }), 'cache'],
-    ['a wrong type in the file', () => loadConfig({ file: file('t.yml', 'server:\n  http_port: abc\n'), env: {} }), 'server.http_port'],
-    ['a port out of range', () => loadConfig({ env: { VEXIL_SERVER_HTTP_PORT: '70000' } }), 'server.http_port'],
+    [
+      'an unknown key in the file',
+      () => loadConfig({ file: file('u.yml', 'server:\n  htp_port: 1\n'), env: {} }),
+      'server.htp_port: unknown key',
+    ],
+    [
+      'an unknown top-level section',
+      () => loadConfig({ file: file('s.yml', 'cache:\n  enabled: true\n'), env: {} }),
+      'cache',
+    ],
+    [
+      'a wrong type in the file',
+      () => loadConfig({ file: file('t.yml', 'server:\n  http_port: abc\n'), env: {} }),
+      'server.http_port',
+    ],
+    [
+      'a port out of range',
+      () => loadConfig({ env: { VEXIL_SERVER_HTTP_PORT: '70000' } }),
+      'server.http_port',
+    ],
     ['a bad enum', () => loadConfig({ env: { VEXIL_SERVER_MODE: 'sideways' } }), 'server.mode'],
-    ['a bad boolean', () => loadConfig({ file: file('b.yml', 'caching:\n  enabled: maybe\n'), env: {} }), 'caching.enabled'],
+    [
+      'a bad boolean',
+      () => loadConfig({ file: file('b.yml', 'caching:\n  enabled: maybe\n'), env: {} }),
+      'caching.enabled',
+    ],
     ['a bad duration', () => loadConfig({ env: { VEXIL_CACHING_TTL: 'soon' } }), 'caching.ttl'],
-    ['an unsupported database scheme', () => loadConfig({ env: { VEXIL_DB_URL: 'oracle://x/y' } }), 'db.url'],
-    ['a postgres URL without a host', () => loadConfig({ env: { VEXIL_DB_URL: 'postgres:///vexil' } }), 'db.url'],
-    ['a mysql URL without a database', () => loadConfig({ env: { VEXIL_DB_URL: 'mysql://u:p@localhost:3306' } }), 'db.url'],
-    ['a bad sampling ratio', () => loadConfig({ env: { VEXIL_TRACING_SAMPLING_RATIO: '2' } }), 'tracing.sampling_ratio'],
-    ['an unknown flag', () => loadConfig({ env: {}, flags: { 'server.nope': '1' } }), 'server.nope: unknown key'],
-    ['a bad flag value', () => loadConfig({ env: {}, flags: { 'server.grpc_port': 'x' } }), 'server.grpc_port'],
-    ['a missing config file', () => loadConfig({ file: join(dir, 'absent.yml'), env: {} }), 'ENOENT'],
-    ['a malformed YAML file', () => loadConfig({ file: file('m.yml', 'server: [1,\n'), env: {} }), 'm.yml'],
-    ['a malformed JSON file', () => loadConfig({ file: file('m.json', '{"server": '), env: {} }), 'm.json'],
-    ['a file whose top level is a list', () => loadConfig({ file: file('l.yml', '- 1\n'), env: {} }), 'top level'],
+    [
+      'an unsupported database scheme',
+      () => loadConfig({ env: { VEXIL_DB_URL: 'oracle://x/y' } }),
+      'db.url',
+    ],
+    [
+      'a postgres URL without a host',
+      () => loadConfig({ env: { VEXIL_DB_URL: 'postgres:///vexil' } }),
+      'db.url',
+    ],
+    [
+      'a mysql URL without a database',
+      () => loadConfig({ env: { VEXIL_DB_URL: 'mysql://u:p@localhost:3306' } }),
+      'db.url',
+    ],
+    [
+      'a bad sampling ratio',
+      () => loadConfig({ env: { VEXIL_TRACING_SAMPLING_RATIO: '2' } }),
+      'tracing.sampling_ratio',
+    ],
+    [
+      'an unknown flag',
+      () => loadConfig({ env: {}, flags: { 'server.nope': '1' } }),
+      'server.nope: unknown key',
+    ],
+    [
+      'a bad flag value',
+      () => loadConfig({ env: {}, flags: { 'server.grpc_port': 'x' } }),
+      'server.grpc_port',
+    ],
+    [
+      'a missing config file',
+      () => loadConfig({ file: join(dir, 'absent.yml'), env: {} }),
+      'ENOENT',
+    ],
+    [
+      'a malformed YAML file',
+      () => loadConfig({ file: file('m.yml', 'server: [1,\n'), env: {} }),
+      'm.yml',
+    ],
+    [
+      'a malformed JSON file',
+      () => loadConfig({ file: file('m.json', '{"server": '), env: {} }),
+      'm.json',
+    ],
+    [
+      'a file whose top level is a list',
+      () => loadConfig({ file: file('l.yml', '- 1\n'), env: {} }),
+      'top level',
+    ],
   ])('rejects %s with one line naming it', (_name, fn, expected) => {
     expect(problem(fn)).toContain(expected);
   });
 
   it('never prints secrets when redacting', () => {
     const c = loadConfig({
-      env: { VEXIL_DB_URL: 'postgres://u:hunter2@db/vexil', VEXIL_CACHING_REDIS_PASSWORD: 's3cret' },
+      env: {
+        VEXIL_DB_URL: 'postgres://u:hunter2@db/vexil',
+        VEXIL_CACHING_REDIS_PASSWORD: 's3cret',
+      },
     });
     const text = JSON.stringify(redactedConfig(c));
     expect(text).not.toContain('hunter2');
@@ -103,7 +179,11 @@ describe('configuration loading', () => {
 
   it('names VEXIL_ variables that match no key', () => {
     expect(
-      unknownEnvironmentNames({ VEXIL_SERVER_HTTP_PORT: '1', VEXIL_SERVR_PORT: '2', VEXIL_TEST_POSTGRES_URL: 'x' }),
+      unknownEnvironmentNames({
+        VEXIL_SERVER_HTTP_PORT: '1',
+        VEXIL_SERVR_PORT: '2',
+        VEXIL_TEST_POSTGRES_URL: 'x',
+      }),
     ).toEqual(['VEXIL_SERVR_PORT']);
   });
 

@@ -1,0 +1,213 @@
+import { connect } from 'node:net';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { join } from 'node:path';
+import { runCli, startVexil, waitForHealth, type VexilProcess } from '../support/vexil-process';
+
+const healthProto = join(__dirname, '../../src/adapters/grpc/proto/health.proto');
+
+function grpcHealthCheck(port: number, service: string): Promise<string> {
+  const def = protoLoader.loadSync(healthProto, { enums: String, defaults: true });
+  const pkg = grpc.loadPackageDefinition(def) as unknown as {
+    grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } };
+  };
+  const client = new pkg.grpc.health.v1.Health(
+    `127.0.0.1:${port}`,
+    grpc.credentials.createInsecure(),
+  );
+  return new Promise((resolve, reject) => {
+    client.makeUnaryRequest(
+      '/grpc.health.v1.Health/Check',
+      (x: unknown) => Buffer.from(JSON.stringify(x)),
+      (b: Buffer) => b,
+      { service },
+      (err, _res) => (err ? reject(err) : resolve('ok')),
+    );
+    client.close();
+  }).then(
+    async () => {
+      const c = new pkg.grpc.health.v1.Health(
+        `127.0.0.1:${port}`,
+        grpc.credentials.createInsecure(),
+      );
+      try {
+        return await new Promise<string>((resolve, reject) =>
+          (
+            c as unknown as {
+              check: (r: object, cb: (e: Error | null, r: { status: string }) => void) => void;
+            }
+          ).check({ service }, (e, r) => (e ? reject(e) : resolve(r.status))),
+        );
+      } finally {
+        c.close();
+      }
+    },
+    async () => {
+      const c = new pkg.grpc.health.v1.Health(
+        `127.0.0.1:${port}`,
+        grpc.credentials.createInsecure(),
+      );
+      try {
+        return await new Promise<string>((resolve, reject) =>
+          (
+            c as unknown as {
+              check: (r: object, cb: (e: Error | null, r: { status: string }) => void) => void;
+            }
+          ).check({ service }, (e, r) => (e ? reject(e) : resolve(r.status))),
+        );
+      } finally {
+        c.close();
+      }
+    },
+  );
+}
+
+describe('the vexil program', () => {
+  it('prints its version and help', async () => {
+    const version = await runCli(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^vexil \d+\.\d+\.\d+\n$/);
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('migrate');
+    expect(help.stdout).toContain('--config FILE');
+  });
+
+  it.each([
+    [['serve', '--server.http_port=abc'], {}, 'server.http_port'],
+    [['serve'], { VEXIL_DB_URL: 'oracle://db/x' }, 'db.url'],
+    [['serve', '--config', '/nonexistent/vexil.yml'], {}, 'ENOENT'],
+    [['serve', '--no-such-flag=1'], {}, 'unknown flag'],
+    [['frobnicate'], {}, 'unknown command'],
+  ])('exits 1 with one line for %j', async (args, env, text) => {
+    const r = await runCli(args, env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(text);
+    expect(r.stderr.split('\n')[0]).toContain(text);
+  });
+
+  it('migrates an embedded database and exits 0, twice', async () => {
+    const url = `file:${join(require('node:os').tmpdir(), `vexil-migrate-${process.pid}-${Date.now()}.db`)}`;
+    const first = await runCli(['migrate', '--log.encoding=json'], { VEXIL_DB_URL: url });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('migrations applied');
+    const second = await runCli(['migrate', '--log.encoding=json'], { VEXIL_DB_URL: url });
+    expect(second.code).toBe(0);
+    expect(second.stdout).not.toContain('migrations applied');
+    expect(second.stdout).toContain('database is up to date');
+  });
+
+  describe('serving on the embedded database', () => {
+    let vexil: VexilProcess;
+    beforeAll(async () => {
+      vexil = await startVexil();
+    });
+    afterAll(async () => {
+      await vexil.stop();
+    });
+
+    it('answers /health over HTTP', async () => {
+      const res = await fetch(`${vexil.baseUrl}/health`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('application/json');
+      expect(await res.json()).toEqual({ status: 'SERVING' });
+    });
+
+    it.each([
+      '',
+      'flipt.Flipt',
+      'flipt.evaluation.EvaluationService',
+      'flipt.evaluation.DataService',
+    ])('answers gRPC health Check for %j', async (service) => {
+      expect(await grpcHealthCheck(vexil.grpcPort, service)).toBe('SERVING');
+    });
+
+    it('logs one access line per request with the request id it echoes', async () => {
+      const res = await fetch(`${vexil.baseUrl}/api/v1/namespaces/default`, {
+        headers: { 'x-request-id': 'trace-me-123' },
+      });
+      expect(res.headers.get('x-request-id')).toBe('trace-me-123');
+      await new Promise((r) => setTimeout(r, 100));
+      const line = vexil.lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.requestId === 'trace-me-123');
+      expect(line).toMatchObject({ method: 'GET', status: 200, route: '/api/v1/namespaces/:key' });
+      expect(typeof line?.durationMs).toBe('number');
+    });
+
+    it('serves what it was just told (read-your-writes on the embedded database)', async () => {
+      const post = (path: string, body: object) =>
+        fetch(`${vexil.baseUrl}${path}`, { method: 'POST', body: JSON.stringify(body) });
+      await post('/api/v1/namespaces/default/flags', {
+        key: 'rw',
+        name: 'rw',
+        type: 'BOOLEAN_FLAG_TYPE',
+        enabled: true,
+      });
+      const before = await (
+        await post('/evaluate/v1/boolean', { flagKey: 'rw', entityId: 'e' })
+      ).json();
+      expect(before).toMatchObject({ enabled: true, reason: 'DEFAULT_EVALUATION_REASON' });
+      await post('/api/v1/namespaces/default/flags/rw/rollouts', {
+        rank: 1,
+        threshold: { percentage: 100, value: false },
+      });
+      const after = await (
+        await post('/evaluate/v1/boolean', { flagKey: 'rw', entityId: 'e' })
+      ).json();
+      expect(after).toMatchObject({ enabled: false, reason: 'MATCH_EVALUATION_REASON' });
+    });
+  });
+
+  it('keeps retrying an unreachable database, NOT_SERVING meanwhile, without leaking its password', async () => {
+    const vexil = await startVexil(
+      {
+        VEXIL_DB_URL: 'postgres://vexil:hunter2@127.0.0.1:9/vexil',
+        VEXIL_DB_CONNECT_RETRY_MAX_BACKOFF: '300ms',
+      },
+      { waitForServing: false },
+    );
+    try {
+      await waitForHealth(vexil.baseUrl, 'NOT_SERVING');
+      await new Promise((r) => setTimeout(r, 1500));
+      const health = await fetch(`${vexil.baseUrl}/health`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toEqual({ status: 'NOT_SERVING' });
+      expect(await grpcHealthCheck(vexil.grpcPort, '')).toBe('NOT_SERVING');
+      const write = await fetch(`${vexil.baseUrl}/api/v1/namespaces`, {
+        method: 'POST',
+        body: JSON.stringify({ key: 'x', name: 'x' }),
+      });
+      expect(write.status).toBe(503);
+      expect(((await write.json()) as { code: number }).code).toBe(14);
+      const retries = vexil.lines.filter((l) => l.includes('database unreachable'));
+      expect(retries.length).toBeGreaterThanOrEqual(2);
+      expect(vexil.lines.join('\n')).not.toContain('hunter2');
+      expect(vexil.child.exitCode).toBeNull();
+    } finally {
+      expect(await vexil.stop()).toBe(0);
+    }
+  });
+
+  it('finishes in-flight requests on SIGTERM, refuses new ones, and exits 0', async () => {
+    const vexil = await startVexil();
+    const body = JSON.stringify({ key: 'inflight', name: 'In flight' });
+    const socket = connect(vexil.httpPort, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    let response = '';
+    socket.on('data', (d) => (response += d.toString()));
+    socket.write(
+      `POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    vexil.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    await expect(fetch(`${vexil.baseUrl}/health`)).rejects.toThrow();
+    socket.write(body.slice(10));
+    const code = await vexil.exited;
+    expect(response).toMatch(/^HTTP\/1\.1 200/);
+    expect(response).toContain('"key":"inflight"');
+    expect(code).toBe(0);
+    expect(vexil.lines.join('\n')).toContain('stopped');
+  });
+});
