@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { join } from 'node:path';
@@ -6,7 +7,12 @@ import { runCli, startVexil, waitForHealth, type VexilProcess } from '../support
 
 const healthProto = join(__dirname, '../../src/adapters/grpc/proto/health.proto');
 
-function grpcHealthCheck(port: number, service: string): Promise<string> {
+type HealthClient = grpc.Client & {
+  check(req: { service: string }, cb: (err: Error | null, res: { status: string }) => void): void;
+};
+
+/** grpc.health.v1.Health/Check with a real grpc-js client. */
+async function grpcHealthCheck(port: number, service: string): Promise<string> {
   const def = protoLoader.loadSync(healthProto, { enums: String, defaults: true });
   const pkg = grpc.loadPackageDefinition(def) as unknown as {
     grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } };
@@ -14,52 +20,14 @@ function grpcHealthCheck(port: number, service: string): Promise<string> {
   const client = new pkg.grpc.health.v1.Health(
     `127.0.0.1:${port}`,
     grpc.credentials.createInsecure(),
-  );
-  return new Promise((resolve, reject) => {
-    client.makeUnaryRequest(
-      '/grpc.health.v1.Health/Check',
-      (x: unknown) => Buffer.from(JSON.stringify(x)),
-      (b: Buffer) => b,
-      { service },
-      (err, _res) => (err ? reject(err) : resolve('ok')),
+  ) as unknown as HealthClient;
+  try {
+    return await new Promise<string>((resolve, reject) =>
+      client.check({ service }, (err, res) => (err ? reject(err) : resolve(res.status))),
     );
+  } finally {
     client.close();
-  }).then(
-    async () => {
-      const c = new pkg.grpc.health.v1.Health(
-        `127.0.0.1:${port}`,
-        grpc.credentials.createInsecure(),
-      );
-      try {
-        return await new Promise<string>((resolve, reject) =>
-          (
-            c as unknown as {
-              check: (r: object, cb: (e: Error | null, r: { status: string }) => void) => void;
-            }
-          ).check({ service }, (e, r) => (e ? reject(e) : resolve(r.status))),
-        );
-      } finally {
-        c.close();
-      }
-    },
-    async () => {
-      const c = new pkg.grpc.health.v1.Health(
-        `127.0.0.1:${port}`,
-        grpc.credentials.createInsecure(),
-      );
-      try {
-        return await new Promise<string>((resolve, reject) =>
-          (
-            c as unknown as {
-              check: (r: object, cb: (e: Error | null, r: { status: string }) => void) => void;
-            }
-          ).check({ service }, (e, r) => (e ? reject(e) : resolve(r.status))),
-        );
-      } finally {
-        c.close();
-      }
-    },
-  );
+  }
 }
 
 describe('the vexil program', () => {
@@ -87,7 +55,7 @@ describe('the vexil program', () => {
   });
 
   it('migrates an embedded database and exits 0, twice', async () => {
-    const url = `file:${join(require('node:os').tmpdir(), `vexil-migrate-${process.pid}-${Date.now()}.db`)}`;
+    const url = `file:${join(tmpdir(), `vexil-migrate-${process.pid}-${Date.now()}.db`)}`;
     const first = await runCli(['migrate', '--log.encoding=json'], { VEXIL_DB_URL: url });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('migrations applied');
