@@ -4,3 +4,4 @@ export * from './metadata-keys';
 export * from './namespace-scope';
 export * from './timestamps';
 export * from './token-cleanup';
+export * from './request-scope';

@@ -1,4 +1,10 @@
-import { authorizeNamespace, tokenNamespace } from '../../../src/domain/auth';
+import {
+  authorizeNamespace,
+  isAuthenticationExempt,
+  requestNamespaceKeys,
+  serviceOfGrpcPath,
+  tokenNamespace,
+} from '../../../src/domain/auth';
 import { UnauthenticatedError } from '../../../src/domain/errors';
 import type { Authentication } from '../../../src/domain/model';
 
@@ -63,5 +69,39 @@ describe('authorizeNamespace', () => {
     expect(tokenNamespace(auth('prod'))).toBe('prod');
     expect(tokenNamespace(auth())).toBeUndefined();
     expect(tokenNamespace(auth(' '))).toBeUndefined();
+  });
+});
+
+describe('requestNamespaceKeys', () => {
+  it.each<[string, string, Record<string, unknown>, string[] | undefined]>([
+    [FLIPT, 'GetFlag', { namespaceKey: 'prod', key: 'f' }, ['prod']],
+    [FLIPT, 'ListFlags', {}, ['']],
+    [FLIPT, 'GetNamespace', { key: 'prod' }, ['prod']],
+    [FLIPT, 'DeleteNamespace', { key: 'prod' }, ['prod']],
+    [FLIPT, 'ListNamespaces', {}, undefined],
+    [FLIPT, 'BatchEvaluate', { namespaceKey: 'prod', requests: [{ namespaceKey: 'x' }] }, ['prod']],
+    [EVAL, 'Boolean', { namespaceKey: 'prod' }, ['prod']],
+    [
+      EVAL,
+      'Batch',
+      { requests: [{ namespaceKey: 'prod' }, {}, { namespaceKey: 'x' }] },
+      ['prod', '', 'x'],
+    ],
+    [EVAL, 'Batch', {}, []],
+    [DATA, 'EvaluationSnapshotNamespace', { key: 'prod' }, ['prod']],
+    [AUTHN, 'GetAuthenticationSelf', {}, undefined],
+  ])('%s/%s %j', (service, method, request, expected) => {
+    expect(requestNamespaceKeys(service, method, request)).toEqual(expected);
+  });
+
+  it('splits gRPC paths and knows the exempt services', () => {
+    expect(serviceOfGrpcPath('/flipt.Flipt/GetFlag')).toEqual({
+      service: 'flipt.Flipt',
+      method: 'GetFlag',
+    });
+    expect(isAuthenticationExempt('grpc.health.v1.Health')).toBe(true);
+    expect(isAuthenticationExempt('flipt.auth.PublicAuthenticationService')).toBe(true);
+    expect(isAuthenticationExempt('flipt.auth.AuthenticationService')).toBe(false);
+    expect(isAuthenticationExempt('flipt.Flipt')).toBe(false);
   });
 });
