@@ -7,7 +7,8 @@ const path = require('path');
 
 const root = path.resolve(__dirname, '..');
 const src = path.join(root, 'src');
-const importRe = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|import\s*['"]([^'"]+)['"]/g;
+const importRe =
+  /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|import\s*['"]([^'"]+)['"]/g;
 
 function files(dir) {
   if (!fs.existsSync(dir)) return [];
@@ -18,7 +19,11 @@ function files(dir) {
 }
 
 const layerOf = (abs) => path.relative(src, abs).split(path.sep)[0];
-const allowed = { domain: ['domain', 'ports'], ports: ['domain', 'ports'], adapters: ['domain', 'ports', 'adapters'] };
+const allowed = {
+  domain: ['domain', 'ports'],
+  ports: ['domain', 'ports'],
+  adapters: ['domain', 'ports', 'adapters'],
+};
 const violations = [];
 
 for (const file of files(src)) {
@@ -31,15 +36,20 @@ for (const file of files(src)) {
     const rel = path.relative(root, file);
     if (spec.startsWith('.')) {
       const target = layerOf(path.resolve(path.dirname(file), spec));
-      if (!rules.includes(target)) violations.push(`${rel}: imports ${spec} (${layer} may not import ${target})`);
+      if (!rules.includes(target))
+        violations.push(`${rel}: imports ${spec} (${layer} may not import ${target})`);
     } else if (layer === 'domain' || layer === 'ports') {
-      violations.push(`${rel}: imports '${spec}' (${layer} may import no package and no node:* module)`);
+      violations.push(
+        `${rel}: imports '${spec}' (${layer} may import no package and no node:* module)`,
+      );
     }
   }
 }
 
 if (violations.length > 0) {
-  console.error(`layer rule broken in ${violations.length} place(s):\n  ${violations.join('\n  ')}`);
+  console.error(
+    `layer rule broken in ${violations.length} place(s):\n  ${violations.join('\n  ')}`,
+  );
   process.exit(1);
 }
 console.log('layer rule holds');

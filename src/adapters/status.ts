@@ -70,7 +70,12 @@ export interface PublicError {
 export function toPublicError(err: unknown): PublicError {
   if (isDomainError(err)) {
     const code = grpcCodeForKind(err.kind);
-    return { code, httpStatus: httpStatusForGrpcCode(code), message: err.message, unexpected: false };
+    return {
+      code,
+      httpStatus: httpStatusForGrpcCode(code),
+      message: err.message,
+      unexpected: false,
+    };
   }
   return {
     code: GrpcCode.INTERNAL,

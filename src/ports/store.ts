@@ -112,7 +112,8 @@ export interface EvaluationSource {
 }
 
 export interface Store
-  extends NamespaceRepository,
+  extends
+    NamespaceRepository,
     FlagRepository,
     SegmentRepository,
     RuleRepository,

@@ -104,7 +104,7 @@ const segmentsArb: fc.Arbitrary<SegmentSpec[]> = fc.tuple(
 const VARIANTS = ['v0', 'v1', 'v2'];
 /** Whole percentages summing to exactly 100 over up to three variants, maybe with a 0% one. */
 const distributions: fc.Arbitrary<[string, number][]> = fc.oneof(
-  fc.constant([]),
+  fc.constant<[string, number][]>([]),
   fc.tuple(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 })).map(([x, y]) => {
     const [lo, hi] = x <= y ? [x, y] : [y, x];
     return [

@@ -542,7 +542,7 @@ describe('batch', () => {
   const req = (
     flagKey: string,
     namespaceKey = '',
-    context = { plan: 'pro' },
+    context: Record<string, string> = { plan: 'pro' },
   ): EvaluationRequest => ({
     requestId: '',
     namespaceKey,
