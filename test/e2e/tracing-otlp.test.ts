@@ -8,6 +8,7 @@ import {
   startServerSpan,
   startTracing,
   traceMethods,
+  traceIdOf,
   evaluationResultAttributes,
   withChildSpan,
   withServerSpan,
@@ -98,6 +99,7 @@ describe('tracing over OTLP/HTTP to a real receiver', () => {
   let tracing: Tracing;
   let server: Server;
   let port: number;
+  let lastServerTraceId: string | undefined;
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
@@ -128,9 +130,10 @@ describe('tracing over OTLP/HTTP to a real receiver', () => {
         { 'http.request.method': method },
         extractHttpContext(req.headers),
       );
-      res.once('finish', () =>
-        finishHttpServerSpan(server.span, method, '/evaluate/v1/boolean', res.statusCode),
-      );
+      res.once('finish', () => {
+        lastServerTraceId = traceIdOf(server.span);
+        finishHttpServerSpan(server.span, method, '/evaluate/v1/boolean', res.statusCode);
+      });
       runInContext(server.context, () => {
         void evaluator
           .boolean({ namespaceKey: 'production', flagKey: 'dark-mode', entityId: 'user-1' })
@@ -160,6 +163,7 @@ describe('tracing over OTLP/HTTP to a real receiver', () => {
     });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ enabled: true, traceId: TRACE_ID });
+    expect(lastServerTraceId).toBe(TRACE_ID);
 
     await tracing.forceFlush();
     await receiver.waitFor(() => ofTrace(TRACE_ID).length >= 3);
@@ -285,6 +289,7 @@ describe('tracing disabled', () => {
       });
       expect(value).toBe(42);
       const server = startServerSpan('GET', {}, parent);
+      expect(traceIdOf(server.span)).toBeUndefined();
       finishHttpServerSpan(server.span, 'GET', '/x', 200);
       expect(runInContext(server.context, () => 'ran')).toBe('ran');
       await tracing.forceFlush();

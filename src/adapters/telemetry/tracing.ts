@@ -295,6 +295,15 @@ export function currentTraceId(): string | undefined {
   return sc !== undefined && isSpanContextValid(sc) ? sc.traceId : undefined;
 }
 
+/**
+ * The trace id of a span, for lines written after its context is gone (an access log on
+ * `finish`); undefined for the no-op span.
+ */
+export function traceIdOf(span: Span): string | undefined {
+  const sc = span.spanContext();
+  return isSpanContextValid(sc) ? sc.traceId : undefined;
+}
+
 export function currentSpanId(): string | undefined {
   if (activeTracer === undefined) return undefined;
   const sc = trace.getSpanContext(context.active());
