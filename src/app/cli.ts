@@ -35,7 +35,12 @@ async function serve(config: VexilConfig): Promise<void> {
   for (const name of unknownEnvironmentNames()) {
     logger.warn('environment variable matches no configuration key', { name });
   }
-  const server = await startVexil({ config, logger, openStore: () => openStore(config, logger) });
+  const server = await startVexil({
+    config,
+    logger,
+    version: VERSION,
+    openStore: () => openStore(config, logger),
+  });
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals++;

@@ -14,6 +14,13 @@ import { Deferred } from './deferred';
 import { HealthState } from './health-state';
 import { retryWithBackoff } from './retry';
 import { readOnly } from './read-only';
+import { createMetrics, type Metrics } from '../adapters/telemetry/metrics';
+import {
+  evaluationResultAttributes,
+  startTracing,
+  traceMethods,
+} from '../adapters/telemetry/tracing';
+import type { HttpRoute } from '../adapters/http';
 
 export interface StoreHandle {
   readonly store: Store;
@@ -37,6 +44,7 @@ export interface StartOptions {
   readonly logger: Logger;
   /** Opens (and migrates) storage; called again with backoff while it fails. */
   readonly openStore: () => Promise<StoreHandle>;
+  readonly version: string;
 }
 
 const stopwatch = { nowMs: () => performance.now() };
@@ -46,7 +54,17 @@ export async function startVexil({
   config,
   logger,
   openStore,
+  version,
 }: StartOptions): Promise<VexilServer> {
+  const tracing = startTracing({
+    enabled: config.tracing.enabled,
+    endpoint: config.tracing.otlp.endpoint,
+    headers: config.tracing.otlp.headers,
+    samplingRatio: config.tracing.sampling_ratio,
+    serviceName: 'vexil',
+    serviceVersion: version,
+  });
+  const metrics = createMetrics({ enabled: config.metrics.enabled });
   const clock = new SystemClock();
   const ids = new RandomIdGenerator();
   const health = new HealthState('NOT_SERVING', 'starting: connecting to the database');
@@ -73,7 +91,10 @@ export async function startVexil({
       logger,
       ids,
       bodyLimitBytes: config.server.max_body_bytes,
-      extraRoutes: createEvaluationRoutes({ evaluation: evaluation.proxy, logger }),
+      extraRoutes: [
+        ...metricsRoutes(metrics),
+        ...createEvaluationRoutes({ evaluation: evaluation.proxy, logger }),
+      ],
     }),
   );
   const httpPort = await listen(httpServer, config.server.host, config.server.http_port);
@@ -113,26 +134,34 @@ export async function startVexil({
     },
   }).then((opened) => {
     handle = opened;
-    const snapshots = new NamespaceSnapshots(opened.store, {
+    const source = traceMethods(opened.store, 'storage');
+    const snapshots = new NamespaceSnapshots(source, {
       mode: opened.shared ? 'version-check' : 'notified',
       stopwatch,
       logger,
+      observer: metrics,
     });
+    metrics.observeSnapshotAges(() => snapshots.ages());
     management.resolve(
       createManagementService({
-        store: opened.store,
+        store: source,
         notifier: { namespaceChanged: (ns) => snapshots.invalidate(ns) },
         logger,
       }),
     );
     evaluation.resolve(
-      new EvaluationService({
-        snapshots,
-        clock,
-        ids,
-        stopwatch,
-        maxBatchSize: config.evaluation.max_batch_size,
-      }),
+      traceMethods(
+        new EvaluationService({
+          snapshots,
+          clock,
+          ids,
+          stopwatch,
+          maxBatchSize: config.evaluation.max_batch_size,
+          observer: metrics,
+        }),
+        'evaluation',
+        { resultAttributes: evaluationResultAttributes },
+      ),
     );
     health.set('SERVING');
     logger.info('serving', { database: opened.description });
@@ -149,12 +178,34 @@ export async function startVexil({
       await Promise.all([closeHttp(httpServer, timeout), shutdownGrpcServer(grpcServer, timeout)]);
       await ready.catch(() => undefined);
       if (handle !== undefined) await handle.store.close();
+      await tracing.shutdown().catch(() => undefined);
+      metrics.close();
       logger.info('stopped');
     })();
     return stopping;
   };
 
   return { httpPort, grpcPort, ready, stop };
+}
+
+/** GET /metrics in Prometheus text format, never authenticated; absent when metrics are off. */
+function metricsRoutes(metrics: Metrics): HttpRoute[] {
+  if (!metrics.enabled) return [];
+  return [
+    {
+      method: 'GET',
+      pattern: '/metrics',
+      public: true,
+      handle: ({ res }) => {
+        const body = metrics.render();
+        res.writeHead(200, {
+          'Content-Type': metrics.contentType,
+          'Content-Length': Buffer.byteLength(body),
+        });
+        res.end(body);
+      },
+    },
+  ];
 }
 
 function listen(server: Server, host: string, port: number): Promise<number> {
