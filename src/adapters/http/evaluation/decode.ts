@@ -76,11 +76,15 @@ export function decodeEvaluationRequest(
   };
 }
 
-export function decodeBatchRequest(body: unknown): BatchEvaluationRequest {
+/** On the namespace-scoped route the path namespace applies to every item, as for single requests. */
+export function decodeBatchRequest(
+  body: unknown,
+  namespaceFromPath?: string,
+): BatchEvaluationRequest {
   const o = asObject(body);
   return {
     requestId: str(o, 'requestId', 'request_id'),
-    requests: list(o, 'requests').map((r) => decodeEvaluationRequest(r)),
+    requests: list(o, 'requests').map((r) => decodeEvaluationRequest(r, namespaceFromPath)),
     reference: str(o, 'reference', 'reference'),
   };
 }

@@ -61,7 +61,7 @@ export function createEvaluationRoutes(deps: EvaluationRoutesDeps): HttpRoute[] 
       presentVariant(await evaluation.variant(decodeEvaluationRequest(await x.readJson(), ns(x)))),
     ),
     post('/evaluate/v1/namespaces/:namespaceKey/batch', async (x) =>
-      presentBatch(await evaluation.batch(decodeBatchRequest(await x.readJson()))),
+      presentBatch(await evaluation.batch(decodeBatchRequest(await x.readJson(), ns(x)))),
     ),
     post('/api/v1/evaluate', async (x) =>
       presentLegacy(await evaluation.legacyEvaluate(decodeLegacyRequest(await x.readJson()))),
