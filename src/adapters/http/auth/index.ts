@@ -1,0 +1,2 @@
+export { createAuthRoutes, type AuthRoutesDeps } from './routes';
+export { presentAuthentication, presentMethodInfo } from './present';
