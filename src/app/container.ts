@@ -21,6 +21,7 @@ import {
   traceMethods,
 } from '../adapters/telemetry/tracing';
 import type { HttpRoute } from '../adapters/http';
+import { createCaching, type CachingAdapters } from '../adapters/cache';
 
 export interface StoreHandle {
   readonly store: Store;
@@ -123,6 +124,8 @@ export async function startVexil({
 
   const starting = new AbortController();
   let handle: StoreHandle | undefined;
+  let caching: CachingAdapters | undefined;
+  let stopSnapshots: (() => void) | undefined;
   const ready = retryWithBackoff(openStore, {
     initialDelayMs: 250,
     maxDelayMs: config.db.connect_retry_max_backoff,
@@ -135,12 +138,30 @@ export async function startVexil({
   }).then((opened) => {
     handle = opened;
     const source = traceMethods(opened.store, 'storage');
+    caching = config.caching.enabled ? cachingAdapters(config, logger) : undefined;
     const snapshots = new NamespaceSnapshots(source, {
-      mode: opened.shared ? 'version-check' : 'notified',
+      mode: caching ? 'cached' : opened.shared ? 'version-check' : 'notified',
       stopwatch,
       logger,
-      observer: metrics,
+      observer: {
+        rebuilt: (ns, ms) => metrics.rebuilt(ns, ms),
+        servedStale: (ns, err) => metrics.servedStale(ns, err),
+        onCacheResult: (backend, result) => metrics.recordCache(backend, result),
+        staleChanged: (stale, detail) => {
+          if (stale)
+            logger.warn('database unreachable: serving the last known good snapshots', { detail });
+          else logger.info('database reachable again');
+          health.set('SERVING', stale ? detail : undefined);
+        },
+      },
+      caching: caching && {
+        ttlMs: config.caching.ttl,
+        scheduler: caching.scheduler,
+        cache: caching.cache,
+        changeFeed: caching.changeFeed,
+      },
     });
+    stopSnapshots = () => snapshots.close();
     metrics.observeSnapshotAges(() => snapshots.ages());
     management.resolve(
       createManagementService({
@@ -177,6 +198,8 @@ export async function startVexil({
       const timeout = config.server.shutdown_timeout;
       await Promise.all([closeHttp(httpServer, timeout), shutdownGrpcServer(grpcServer, timeout)]);
       await ready.catch(() => undefined);
+      stopSnapshots?.();
+      await caching?.close().catch(() => undefined);
       if (handle !== undefined) await handle.store.close();
       await tracing.shutdown().catch(() => undefined);
       metrics.close();
@@ -186,6 +209,28 @@ export async function startVexil({
   };
 
   return { httpPort, grpcPort, ready, stop };
+}
+
+function cachingAdapters(config: VexilConfig, logger: Logger): CachingAdapters {
+  const { caching } = config;
+  return createCaching({
+    backend: caching.backend,
+    memory: { maxEntries: caching.memory.max_entries, maxBytes: caching.memory.max_bytes },
+    redis: {
+      url: caching.redis.url,
+      host: caching.redis.host,
+      port: caching.redis.port,
+      password: caching.redis.password,
+      db: caching.redis.db,
+      prefix: caching.redis.prefix,
+      tls: {
+        enabled: caching.redis.tls.enabled,
+        caFile: caching.redis.tls.ca_file,
+        insecureSkipVerify: caching.redis.tls.insecure_skip_verify,
+      },
+    },
+    logger,
+  });
 }
 
 /** GET /metrics in Prometheus text format, never authenticated; absent when metrics are off. */

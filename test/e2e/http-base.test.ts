@@ -105,7 +105,7 @@ describe('GET /health', () => {
     health = { status: 'NOT_SERVING', detail: 'database unreachable' };
     const res = await call('/health/');
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: 'NOT_SERVING' });
+    expect(await res.json()).toEqual({ status: 'NOT_SERVING', detail: 'database unreachable' });
   });
 
   it('accepts known service names and rejects unknown ones', async () => {

@@ -140,7 +140,11 @@ describe('the vexil program', () => {
       await new Promise((r) => setTimeout(r, 1500));
       const health = await fetch(`${vexil.baseUrl}/health`);
       expect(health.status).toBe(503);
-      expect(await health.json()).toEqual({ status: 'NOT_SERVING' });
+      const body = (await health.json()) as { status: string; detail: string };
+      expect(body.status).toBe('NOT_SERVING');
+      expect(body.detail).toMatch(
+        /^database unreachable: storage unavailable: postgres: .*ECONNREFUSED/,
+      );
       expect(await grpcHealthCheck(vexil.grpcPort, '')).toBe('NOT_SERVING');
       const write = await fetch(`${vexil.baseUrl}/api/v1/namespaces`, {
         method: 'POST',

@@ -25,8 +25,10 @@ export function healthRoute(health: HealthReporter): HttpRoute {
       if (!HEALTH_SERVICES.includes(service)) {
         throw new HttpError(GrpcCode.NOT_FOUND, 'unknown service');
       }
-      const { status } = health.current();
-      sendJson(res, status === 'SERVING' ? 200 : 503, { status }, true);
+      const { status, detail } = health.current();
+      // Flipt's shape, plus a detail while degraded (e.g. serving stale snapshots).
+      const body = detail === undefined ? { status } : { status, detail };
+      sendJson(res, status === 'SERVING' ? 200 : 503, body, true);
     },
   };
 }
