@@ -1,0 +1,197 @@
+/*
+ * HTTP evaluation throughput under wrk: Vexil's POST /evaluate/v1/boolean beside a raw
+ * node:http server that parses the same body and writes a same-size JSON answer, alternated
+ * round by round in one run (server on core 0, wrk on core 1, 50 connections), then
+ * POST /evaluate/v1/batch with 100 flags.
+ *   npm run bench:http [-- --duration=8 --rounds=3 --connections=50 --warmup=3]
+ * (or BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_WARMUP; VEXIL_LOG_LEVEL=info
+ * measures with the access log written.)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  api,
+  entityIds,
+  median,
+  numberOption,
+  requireTool,
+  seedBooleanFlag,
+  seedSegment,
+  SERVER_CORE,
+  startNode,
+  startVexil,
+  type Child,
+  type Vexil,
+} from './processes';
+import { runWrk, writePostScript, type WrkResult } from './wrk';
+
+const argv = process.argv.slice(2);
+const DURATION = numberOption('duration', argv, 8);
+const ROUNDS = numberOption('rounds', argv, 3);
+const CONNECTIONS = numberOption('connections', argv, 50);
+const WARMUP = numberOption('warmup', argv, 3);
+const BATCH_SIZE = 100;
+const FLAG = 'bench-flag-000';
+
+const TARGET_RATIO = 0.75;
+const TARGET_P99_FACTOR = 1.5;
+const TARGET_BATCH_EVALS = 200_000;
+
+const flagKey = (i: number): string => `bench-flag-${String(i).padStart(3, '0')}`;
+
+function booleanBodies(ids: readonly string[]): string[] {
+  return ids.map((entityId) =>
+    JSON.stringify({ namespaceKey: 'default', flagKey: FLAG, entityId, context: { plan: 'free' } }),
+  );
+}
+
+function batchBodies(ids: readonly string[]): string[] {
+  return ids.map((entityId) =>
+    JSON.stringify({
+      requests: Array.from({ length: BATCH_SIZE }, (_, i) => ({
+        namespaceKey: 'default',
+        flagKey: flagKey(i),
+        entityId,
+        context: { plan: 'free' },
+      })),
+    }),
+  );
+}
+
+const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+function line(label: string, r: WrkResult, extra = ''): string {
+  return (
+    `${label.padEnd(22)} ${fmt(r.requestsPerSecond).padStart(9)} req/s` +
+    `  p50 ${fmt(r.p50Ms, 2).padStart(6)} ms  p99 ${fmt(r.p99Ms, 2).padStart(6)} ms${extra}`
+  );
+}
+
+async function measure(url: string, script: string, seconds: number): Promise<WrkResult> {
+  const result = await runWrk({ url, script, seconds, connections: CONNECTIONS });
+  if (result.errors > 0) throw new Error(`${url}: ${result.errors} failed requests under load`);
+  return result;
+}
+
+async function seed(vexil: Vexil): Promise<void> {
+  await seedSegment(vexil.httpPort);
+  for (let i = 0; i < BATCH_SIZE; i++) await seedBooleanFlag(vexil.httpPort, flagKey(i));
+}
+
+async function main(): Promise<void> {
+  requireTool('wrk', 'apt-get install wrk');
+  requireTool('taskset', 'apt-get install util-linux');
+  const work = mkdtempSync(path.join(tmpdir(), 'vexil-bench-http-'));
+  const children: Array<Vexil | Child> = [];
+  try {
+    const vexil = await startVexil();
+    children.push(vexil);
+    await seed(vexil);
+
+    const ids = entityIds(64);
+    const booleanScript = path.join(work, 'boolean.lua');
+    const batchScript = path.join(work, 'batch.lua');
+    writePostScript(booleanScript, booleanBodies(ids));
+    writePostScript(batchScript, batchBodies(ids));
+
+    const sample = await api(vexil.httpPort, 'POST', '/evaluate/v1/boolean', {
+      flagKey: FLAG,
+      entityId: ids[0],
+      context: { plan: 'free' },
+    });
+    const answerBytes = Buffer.byteLength(JSON.stringify(sample));
+    const batch = await api(vexil.httpPort, 'POST', '/evaluate/v1/batch', {
+      requests: Array.from({ length: BATCH_SIZE }, (_, i) => ({
+        flagKey: flagKey(i),
+        entityId: ids[0],
+      })),
+    });
+    if (!Array.isArray(batch['responses']) || batch['responses'].length !== BATCH_SIZE) {
+      throw new Error('the batch answer does not hold one response per flag');
+    }
+
+    const raw = await startNode({
+      core: SERVER_CORE,
+      script: path.join(__dirname, 'raw-server.js'),
+      env: { BENCH_ANSWER_BYTES: String(answerBytes) },
+      readyWhen: (l) => l['message'] === 'listening',
+    });
+    children.push(raw);
+
+    const vexilUrl = `http://127.0.0.1:${vexil.httpPort}/evaluate/v1/boolean`;
+    const rawUrl = `http://127.0.0.1:${Number(raw.ready['port'])}/evaluate/v1/boolean`;
+    const batchUrl = `http://127.0.0.1:${vexil.httpPort}/evaluate/v1/batch`;
+
+    console.log(
+      `node ${process.version}; servers on core ${SERVER_CORE}, wrk on the other; ` +
+        `${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s (warm-up ${WARMUP} s); ` +
+        `answer ${answerBytes} bytes; Vexil log level ${process.env['VEXIL_LOG_LEVEL'] ?? 'warn'}; ` +
+        `load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+    );
+    await measure(vexilUrl, booleanScript, WARMUP);
+    await measure(rawUrl, booleanScript, WARMUP);
+    await measure(batchUrl, batchScript, WARMUP);
+
+    const vexilRuns: WrkResult[] = [];
+    const rawRuns: WrkResult[] = [];
+    const batchRuns: WrkResult[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const v = await measure(vexilUrl, booleanScript, DURATION);
+      const r = await measure(rawUrl, booleanScript, DURATION);
+      const b = await measure(batchUrl, batchScript, DURATION);
+      vexilRuns.push(v);
+      rawRuns.push(r);
+      batchRuns.push(b);
+      console.log(`round ${round}`);
+      console.log(`  ${line('vexil boolean', v)}`);
+      console.log(
+        `  ${line('raw node:http', r)}  ratio ${(v.requestsPerSecond / r.requestsPerSecond).toFixed(3)}`,
+      );
+      console.log(
+        `  ${line(`vexil batch (${BATCH_SIZE})`, b)}  ${fmt(b.requestsPerSecond * BATCH_SIZE)} evaluations/s`,
+      );
+    }
+
+    const summary = (runs: readonly WrkResult[]) => ({
+      rps: median(runs.map((x) => x.requestsPerSecond)),
+      p50: median(runs.map((x) => x.p50Ms)),
+      p99: median(runs.map((x) => x.p99Ms)),
+    });
+    const v = summary(vexilRuns);
+    const r = summary(rawRuns);
+    const b = summary(batchRuns);
+    const ratio = v.rps / r.rps;
+    const p99Ratio = v.p99 / r.p99;
+    const evals = b.rps * BATCH_SIZE;
+    const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+    console.log(`\nmedians of ${ROUNDS} rounds`);
+    console.log(
+      `  vexil boolean   ${fmt(v.rps)} req/s  p50 ${fmt(v.p50, 2)} ms  p99 ${fmt(v.p99, 2)} ms`,
+    );
+    console.log(
+      `  raw node:http   ${fmt(r.rps)} req/s  p50 ${fmt(r.p50, 2)} ms  p99 ${fmt(r.p99, 2)} ms`,
+    );
+    console.log(
+      `  ratio vexil/raw ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)})`,
+    );
+    console.log(
+      `  p99 vexil/raw   ${p99Ratio.toFixed(2)} (target <= ${TARGET_P99_FACTOR}: ${verdict(p99Ratio <= TARGET_P99_FACTOR)})`,
+    );
+    console.log(
+      `  batch of ${BATCH_SIZE}    ${fmt(b.rps)} req/s  p50 ${fmt(b.p50, 2)} ms  p99 ${fmt(b.p99, 2)} ms  ` +
+        `${fmt(evals)} evaluations/s (target >= ${fmt(TARGET_BATCH_EVALS)}: ${verdict(evals >= TARGET_BATCH_EVALS)})`,
+    );
+  } finally {
+    for (const child of children.reverse()) await child.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { LOAD_CORE } from './processes';
+
+export interface WrkResult {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Answers other than 2xx/3xx plus socket errors: any of them voids the run. */
+  readonly errors: number;
+}
+
+/**
+ * A wrk script sending POSTs whose bodies cycle through `bodies`. The requests are
+ * formatted once in init(), so wrk spends no time per request building them.
+ */
+export function writePostScript(file: string, bodies: readonly string[]): void {
+  const quoted = bodies.map((b) => `[==[${b}]==]`).join(',\n  ');
+  writeFileSync(
+    file,
+    `local bodies = {\n  ${quoted}\n}
+local requests = {}
+local i = 0
+function init(args)
+  for k, body in ipairs(bodies) do
+    requests[k] = wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, body)
+  end
+end
+function request()
+  i = i % #requests + 1
+  return requests[i]
+end
+`,
+  );
+}
+
+const UNITS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+function latencyMs(output: string, percentile: string): number {
+  const m = new RegExp(`^\\s+${percentile}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(output);
+  if (!m) throw new Error(`no ${percentile}% latency in wrk output:\n${output}`);
+  return Number(m[1]) * (UNITS[m[2] as string] as number);
+}
+
+/** `taskset -c <load core> wrk -t1 -c<connections> -d<seconds>s --latency -s <script> <url>` */
+export function runWrk(options: {
+  readonly url: string;
+  readonly script: string;
+  readonly seconds: number;
+  readonly connections: number;
+}): Promise<WrkResult> {
+  const args = [
+    '-c',
+    LOAD_CORE,
+    'wrk',
+    '-t1',
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    '--latency',
+    '-s',
+    options.script,
+    options.url,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) {
+        reject(new Error(`wrk exited with ${code}:\n${output}`));
+        return;
+      }
+      try {
+        const rps = /^Requests\/sec:\s+([\d.]+)/m.exec(output);
+        if (!rps) throw new Error(`no Requests/sec in wrk output:\n${output}`);
+        const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(output);
+        const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
+          output,
+        );
+        const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+        resolve({
+          requestsPerSecond: Number(rps[1]),
+          p50Ms: latencyMs(output, '50'),
+          p99Ms: latencyMs(output, '99'),
+          errors: Number(non2xx?.[1] ?? 0) + socketErrors,
+        });
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+  });
+}
