@@ -3,6 +3,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // Timing-sensitive suites (propagation percentiles, outages) run afterwards, alone:
+  // see the "test" script.
+  testPathIgnorePatterns: ['/node_modules/', '\\.serial\\.test\\.ts$'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
   },
