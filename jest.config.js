@@ -7,7 +7,7 @@ module.exports = {
   // see the "test" script.
   testPathIgnorePatterns: ['/node_modules/', '\\.serial\\.test\\.ts$'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,
