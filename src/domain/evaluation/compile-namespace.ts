@@ -5,14 +5,22 @@ import type {
   NamespaceData,
   Rollout,
   Rule,
+  Segment,
+  Variant,
   VariantResult,
 } from '../model';
-import { distributionBounds, flagKeyPrefixState, isValidRollout } from './bucketing';
+import {
+  distributionBounds,
+  distributionWidth,
+  flagKeyPrefixState,
+  isValidRollout,
+  TOTAL_BUCKETS,
+} from './bucketing';
 import { utf8Encode } from './crc32';
 import {
   compileSegments,
-  compileSegmentSet,
   EMPTY_KEYS,
+  SegmentSetTable,
   type CompiledSegmentSet,
 } from './segment-set';
 
@@ -34,30 +42,28 @@ export interface CompiledRollout {
   readonly matchResult: BooleanResult;
 }
 
-export interface CompiledDistribution {
-  readonly variantKey: string;
-  readonly variantAttachment: string;
-}
-
 export interface CompiledRule {
   readonly rank: number;
   /** Rank below the previous rule's: fails the request when this rule is reached. */
   readonly outOfOrder: boolean;
   readonly segments: CompiledSegmentSet;
-  /** Distributions with a positive rollout, in storage order, and their cumulative bounds. */
-  readonly distributions: readonly CompiledDistribution[];
-  readonly bounds: Int32Array;
-  /** Results when every segment of the rule matched. */
+  /**
+   * The result per distribution with a known variant and a positive rollout, in storage order,
+   * when every segment of the rule matched; `bounds` are their cumulative upper buckets.
+   */
   readonly hitResults: readonly VariantResult[];
-  readonly missResult: VariantResult;
-  readonly noDistributionResult: VariantResult;
+  readonly bounds: Int32Array;
+  /** For a bucket beyond the last bound; null when the bounds cover every bucket. */
+  readonly missResult: VariantResult | null;
+  /** For a rule without such distributions; null when it has some. */
+  readonly noDistributionResult: VariantResult | null;
 }
 
 export interface CompiledFlag {
   readonly key: string;
   readonly type: FlagType;
   readonly enabled: boolean;
-  /** UTF-8 of the key, appended to the entity id for threshold hashing. */
+  /** UTF-8 of the key, appended to the entity id for threshold hashing (boolean flags). */
   readonly keyBytes: Uint8Array;
   /** CRC register after the key, which distribution hashing continues from. */
   readonly keyState: number;
@@ -92,162 +98,238 @@ const groupByFlag = <T extends { readonly flagKey: string }>(items: readonly T[]
 
 const freeze = <T>(o: T): T => Object.freeze(o);
 
+const NO_RULES: readonly CompiledRule[] = Object.freeze([]);
+const NO_ROLLOUTS: readonly CompiledRollout[] = Object.freeze([]);
+const NO_BYTES = new Uint8Array(0);
+
+/*
+ * Compiling is sized for namespaces of tens of thousands of rules: what rules have in common
+ * is compiled once per namespace (segment sets, distribution bounds) and a rule holds only its
+ * own results, so the compiled form stays small and quick to build.
+ */
+class NamespaceCompiler {
+  private readonly sets: SegmentSetTable;
+  private readonly bounds = new Map<string, Int32Array>();
+  private readonly widths: number[] = [];
+  private readonly rollouts: number[] = [];
+  private readonly variants: Variant[] = [];
+
+  constructor(segments: readonly Segment[]) {
+    this.sets = new SegmentSetTable(compileSegments(segments));
+  }
+
+  /** Shared between rules: no caller writes to the bounds. */
+  private boundsOf(rollouts: readonly number[]): Int32Array {
+    const widths = this.widths;
+    widths.length = 0;
+    for (const r of rollouts) widths.push(distributionWidth(r));
+    const key = widths.join(',');
+    let bounds = this.bounds.get(key);
+    if (bounds === undefined) {
+      bounds = distributionBounds(rollouts);
+      this.bounds.set(key, bounds);
+    }
+    return bounds;
+  }
+
+  compileFlag(flag: Flag, rules: readonly Rule[], rollouts: readonly Rollout[]): CompiledFlag {
+    const isVariant = flag.type === 'VARIANT_FLAG_TYPE';
+    const isBoolean = flag.type === 'BOOLEAN_FLAG_TYPE';
+    const def = isVariant ? flag.defaultVariant : undefined;
+    const defaults: FlagDefaults = {
+      flagKey: flag.key,
+      variantKey: def?.key ?? '',
+      variantAttachment: def?.attachment ?? '',
+      baseReason: def !== undefined ? 'DEFAULT_EVALUATION_REASON' : 'UNKNOWN_EVALUATION_REASON',
+    };
+    return freeze({
+      key: flag.key,
+      type: flag.type,
+      enabled: flag.enabled,
+      keyBytes: isBoolean ? utf8Encode(flag.key) : NO_BYTES,
+      keyState: flagKeyPrefixState(flag.key),
+      rollouts:
+        isBoolean && rollouts.length > 0 ? this.compileRollouts(flag, rollouts) : NO_ROLLOUTS,
+      defaultBooleanResult: freeze({
+        enabled: flag.enabled,
+        reason: 'DEFAULT_EVALUATION_REASON',
+        flagKey: flag.key,
+        segmentKeys: EMPTY_KEYS,
+      }),
+      rules: isVariant && rules.length > 0 ? this.compileRules(flag, rules, defaults) : NO_RULES,
+      defaultVariantKey: defaults.variantKey,
+      defaultVariantAttachment: defaults.variantAttachment,
+      hasDefaultVariant: def !== undefined,
+      disabledResult: freeze({
+        match: false,
+        reason: 'FLAG_DISABLED_EVALUATION_REASON',
+        legacyReason: 'FLAG_DISABLED_EVALUATION_REASON',
+        flagKey: flag.key,
+        segmentKeys: EMPTY_KEYS,
+        variantKey: defaults.variantKey,
+        variantAttachment: defaults.variantAttachment,
+      }),
+      noMatchResult: variantResult(defaults, false, false, EMPTY_KEYS),
+    });
+  }
+
+  private compileRules(
+    flag: Flag,
+    rules: readonly Rule[],
+    defaults: FlagDefaults,
+  ): readonly CompiledRule[] {
+    const byId = variantsById(flag.variants);
+    const rollouts = this.rollouts;
+    const variants = this.variants;
+    const out: CompiledRule[] = [];
+    let lastRank = 0;
+    for (const rule of rules) {
+      const outOfOrder = rule.rank < lastRank;
+      lastRank = rule.rank;
+      const set = this.sets.get(rule.segmentKeys, rule.segmentOperator);
+      rollouts.length = 0;
+      variants.length = 0;
+      for (const d of rule.distributions) {
+        const v = byId(d.variantId);
+        if (v === undefined || !isValidRollout(d.rollout)) continue;
+        rollouts.push(d.rollout);
+        variants.push(v);
+      }
+      const bounds = this.boundsOf(rollouts);
+      const hitResults = variants.map((v) =>
+        variantResult(defaults, true, true, set.allKeys, v.key, v.attachment),
+      );
+      out.push({
+        rank: rule.rank,
+        outOfOrder,
+        segments: set,
+        hitResults,
+        bounds,
+        missResult: coversEveryBucket(bounds)
+          ? null
+          : variantResult(defaults, false, false, set.allKeys),
+        noDistributionResult:
+          variants.length === 0 ? variantResult(defaults, true, true, set.allKeys) : null,
+      });
+    }
+    variants.length = 0;
+    return out;
+  }
+
+  private compileRollouts(flag: Flag, rollouts: readonly Rollout[]): readonly CompiledRollout[] {
+    const matchResult = (value: boolean, segmentKeys: readonly string[]): BooleanResult =>
+      freeze({
+        enabled: value,
+        reason: 'MATCH_EVALUATION_REASON',
+        flagKey: flag.key,
+        segmentKeys,
+      });
+    let lastRank = 0;
+    return rollouts.map((r) => {
+      const outOfOrder = r.rank < lastRank;
+      lastRank = r.rank;
+      if (r.threshold !== undefined) {
+        return {
+          rank: r.rank,
+          outOfOrder,
+          kind: ROLLOUT_THRESHOLD,
+          percentage: Math.fround(r.threshold.percentage),
+          segments: null,
+          value: r.threshold.value,
+          matchResult: matchResult(r.threshold.value, EMPTY_KEYS),
+        };
+      }
+      if (r.segment !== undefined) {
+        const set = this.sets.get(r.segment.segmentKeys, r.segment.segmentOperator);
+        return {
+          rank: r.rank,
+          outOfOrder,
+          kind: ROLLOUT_SEGMENT,
+          percentage: 0,
+          segments: set,
+          value: r.segment.value,
+          matchResult: matchResult(r.segment.value, set.allKeys),
+        };
+      }
+      return {
+        rank: r.rank,
+        outOfOrder,
+        kind: ROLLOUT_SKIPPED,
+        percentage: 0,
+        segments: null,
+        value: false,
+        matchResult: matchResult(false, EMPTY_KEYS),
+      };
+    });
+  }
+}
+
+interface FlagDefaults {
+  readonly flagKey: string;
+  readonly variantKey: string;
+  readonly variantAttachment: string;
+  readonly baseReason: 'DEFAULT_EVALUATION_REASON' | 'UNKNOWN_EVALUATION_REASON';
+}
+
+function variantResult(
+  defaults: FlagDefaults,
+  match: boolean,
+  matched: boolean,
+  segmentKeys: readonly string[],
+  variantKey = defaults.variantKey,
+  variantAttachment = defaults.variantAttachment,
+): VariantResult {
+  const reason = matched ? 'MATCH_EVALUATION_REASON' : defaults.baseReason;
+  return freeze({
+    match,
+    reason,
+    legacyReason: reason,
+    flagKey: defaults.flagKey,
+    segmentKeys,
+    variantKey,
+    variantAttachment,
+  });
+}
+
+/** Variant lookup by id, the last one winning on a duplicate id; a scan for the usual few. */
+function variantsById(variants: readonly Variant[]): (id: string) => Variant | undefined {
+  if (variants.length > 8) {
+    const map = new Map(variants.map((v) => [v.id, v]));
+    return (id) => map.get(id);
+  }
+  return (id) => {
+    for (let i = variants.length - 1; i >= 0; i--) {
+      const v = variants[i] as Variant;
+      if (v.id === id) return v;
+    }
+    return undefined;
+  };
+}
+
+/** Whether every bucket finds a distribution, so that the miss result is unreachable. */
+function coversEveryBucket(bounds: Int32Array): boolean {
+  for (let i = 0; i < bounds.length; i++) {
+    if ((bounds[i] as number) >= TOTAL_BUCKETS) return true;
+  }
+  return false;
+}
+
 export function compileNamespace(data: NamespaceData): CompiledNamespace {
-  const segments = compileSegments(data.segments);
+  const compiler = new NamespaceCompiler(data.segments);
   const rulesByFlag = groupByFlag(data.rules);
   const rolloutsByFlag = groupByFlag(data.rollouts);
   const flags = new Map<string, CompiledFlag>();
   for (const flag of data.flags) {
     flags.set(
       flag.key,
-      compileFlag(
+      compiler.compileFlag(
         flag,
         rulesByFlag.get(flag.key) ?? [],
         rolloutsByFlag.get(flag.key) ?? [],
-        segments,
       ),
     );
   }
   return freeze({ key: data.namespace.key, version: data.version, flags, data });
-}
-
-type SegmentTable = Parameters<typeof compileSegmentSet>[2];
-
-function compileFlag(
-  flag: Flag,
-  rules: readonly Rule[],
-  rollouts: readonly Rollout[],
-  segments: SegmentTable,
-): CompiledFlag {
-  const isVariant = flag.type === 'VARIANT_FLAG_TYPE';
-  const isBoolean = flag.type === 'BOOLEAN_FLAG_TYPE';
-  const def = isVariant ? flag.defaultVariant : undefined;
-  const defaultVariantKey = def?.key ?? '';
-  const defaultVariantAttachment = def?.attachment ?? '';
-  const baseReason = def !== undefined ? 'DEFAULT_EVALUATION_REASON' : 'UNKNOWN_EVALUATION_REASON';
-  const variantResult = (
-    match: boolean,
-    matched: boolean,
-    segmentKeys: readonly string[],
-    variantKey = defaultVariantKey,
-    variantAttachment = defaultVariantAttachment,
-  ): VariantResult =>
-    freeze({
-      match,
-      reason: matched ? 'MATCH_EVALUATION_REASON' : baseReason,
-      legacyReason: matched ? 'MATCH_EVALUATION_REASON' : baseReason,
-      flagKey: flag.key,
-      segmentKeys,
-      variantKey,
-      variantAttachment,
-    });
-
-  const variantsById = new Map(flag.variants.map((v) => [v.id, v]));
-  let lastRank = 0;
-  const compiledRules: CompiledRule[] = isVariant
-    ? rules.map((rule) => {
-        const outOfOrder = rule.rank < lastRank;
-        lastRank = rule.rank;
-        const set = compileSegmentSet(rule.segmentKeys, rule.segmentOperator, segments);
-        const valid: { d: CompiledDistribution; rollout: number }[] = [];
-        for (const d of rule.distributions) {
-          const v = variantsById.get(d.variantId);
-          if (v === undefined || !isValidRollout(d.rollout)) continue;
-          valid.push({
-            d: freeze({ variantKey: v.key, variantAttachment: v.attachment }),
-            rollout: d.rollout,
-          });
-        }
-        return freeze({
-          rank: rule.rank,
-          outOfOrder,
-          segments: set,
-          distributions: valid.map((x) => x.d),
-          bounds: distributionBounds(valid.map((x) => x.rollout)),
-          hitResults: valid.map((x) =>
-            variantResult(true, true, set.allKeys, x.d.variantKey, x.d.variantAttachment),
-          ),
-          missResult: variantResult(false, false, set.allKeys),
-          noDistributionResult: variantResult(true, true, set.allKeys),
-        });
-      })
-    : [];
-
-  lastRank = 0;
-  const compiledRollouts: CompiledRollout[] = isBoolean
-    ? rollouts.map((r) => {
-        const outOfOrder = r.rank < lastRank;
-        lastRank = r.rank;
-        const matchResult = (value: boolean, segmentKeys: readonly string[]): BooleanResult =>
-          freeze({
-            enabled: value,
-            reason: 'MATCH_EVALUATION_REASON',
-            flagKey: flag.key,
-            segmentKeys,
-          });
-        if (r.threshold !== undefined) {
-          return freeze({
-            rank: r.rank,
-            outOfOrder,
-            kind: ROLLOUT_THRESHOLD,
-            percentage: Math.fround(r.threshold.percentage),
-            segments: null,
-            value: r.threshold.value,
-            matchResult: matchResult(r.threshold.value, EMPTY_KEYS),
-          });
-        }
-        if (r.segment !== undefined) {
-          const set = compileSegmentSet(r.segment.segmentKeys, r.segment.segmentOperator, segments);
-          return freeze({
-            rank: r.rank,
-            outOfOrder,
-            kind: ROLLOUT_SEGMENT,
-            percentage: 0,
-            segments: set,
-            value: r.segment.value,
-            matchResult: matchResult(r.segment.value, set.allKeys),
-          });
-        }
-        return freeze({
-          rank: r.rank,
-          outOfOrder,
-          kind: ROLLOUT_SKIPPED,
-          percentage: 0,
-          segments: null,
-          value: false,
-          matchResult: matchResult(false, EMPTY_KEYS),
-        });
-      })
-    : [];
-
-  return freeze({
-    key: flag.key,
-    type: flag.type,
-    enabled: flag.enabled,
-    keyBytes: utf8Encode(flag.key),
-    keyState: flagKeyPrefixState(flag.key),
-    rollouts: compiledRollouts,
-    defaultBooleanResult: freeze({
-      enabled: flag.enabled,
-      reason: 'DEFAULT_EVALUATION_REASON',
-      flagKey: flag.key,
-      segmentKeys: EMPTY_KEYS,
-    }),
-    rules: compiledRules,
-    defaultVariantKey,
-    defaultVariantAttachment,
-    hasDefaultVariant: def !== undefined,
-    disabledResult: freeze({
-      match: false,
-      reason: 'FLAG_DISABLED_EVALUATION_REASON',
-      legacyReason: 'FLAG_DISABLED_EVALUATION_REASON',
-      flagKey: flag.key,
-      segmentKeys: EMPTY_KEYS,
-      variantKey: defaultVariantKey,
-      variantAttachment: defaultVariantAttachment,
-    }),
-    noMatchResult: variantResult(false, false, EMPTY_KEYS),
-  });
 }
 
 /** The flag with this key, if the namespace has one. */

@@ -30,16 +30,17 @@ export function evaluateVariantFlag(
     if (set.hasUnknownType) throw unknownConstraintType();
     const keys = matchSegmentSet(set, context, entityId);
     if (keys === undefined) continue;
-    const shared = keys === set.allKeys;
-    if (rule.distributions.length === 0) {
-      return shared ? rule.noDistributionResult : withKeys(rule.noDistributionResult, keys);
+    const hits = rule.hitResults;
+    let result: VariantResult;
+    if (hits.length === 0) {
+      result = rule.noDistributionResult as VariantResult;
+    } else {
+      const index = findDistribution(rule.bounds, variantBucket(flag.keyState, entityId));
+      // The miss result is null only where no bucket can miss.
+      result =
+        index < hits.length ? (hits[index] as VariantResult) : (rule.missResult as VariantResult);
     }
-    const index = findDistribution(rule.bounds, variantBucket(flag.keyState, entityId));
-    const result =
-      index < rule.distributions.length
-        ? (rule.hitResults[index] as VariantResult)
-        : rule.missResult;
-    return shared ? result : withKeys(result, keys);
+    return keys === set.allKeys ? result : withKeys(result, keys);
   }
   return flag.noMatchResult;
 }

@@ -41,16 +41,45 @@ export function compileSegmentSet(
   const allKeys = Object.freeze(list.map((s) => s.key));
   return {
     segments: list,
-    operator:
-      operator === 'OR_SEGMENT_OPERATOR'
-        ? OPERATOR_OR
-        : operator === 'AND_SEGMENT_OPERATOR'
-          ? OPERATOR_AND
-          : OPERATOR_UNCHECKED,
+    operator: operatorCode(operator),
     allKeys,
     singleKeys: list.length === 1 ? [allKeys] : list.map((s) => Object.freeze([s.key])),
     hasUnknownType: list.some((s) => s.hasUnknownType),
   };
+}
+
+const operatorCode = (operator: SegmentOperator | string): number =>
+  operator === 'OR_SEGMENT_OPERATOR'
+    ? OPERATOR_OR
+    : operator === 'AND_SEGMENT_OPERATOR'
+      ? OPERATOR_AND
+      : OPERATOR_UNCHECKED;
+
+/**
+ * The segment sets of one namespace, each compiled once: rules and rollouts naming the same
+ * segments under the same operator share one set (sets are never written to).
+ */
+export class SegmentSetTable {
+  /** Per operator code: sets of one segment by its key, longer lists by their JSON. */
+  private readonly single = [new Map<string, CompiledSegmentSet>(), new Map(), new Map()];
+  private readonly multi = [new Map<string, CompiledSegmentSet>(), new Map(), new Map()];
+
+  constructor(private readonly segments: ReadonlyMap<string, CompiledSegment>) {}
+
+  get(keys: readonly string[], operator: SegmentOperator | string): CompiledSegmentSet {
+    const code = operatorCode(operator);
+    const byKey = (keys.length === 1 ? this.single : this.multi)[code] as Map<
+      string,
+      CompiledSegmentSet
+    >;
+    const key = keys.length === 1 ? (keys[0] as string) : JSON.stringify(keys);
+    let set = byKey.get(key);
+    if (set === undefined) {
+      set = compileSegmentSet(keys, operator, this.segments);
+      byKey.set(key, set);
+    }
+    return set;
+  }
 }
 
 export const compileSegments = (segments: readonly Segment[]): Map<string, CompiledSegment> =>
