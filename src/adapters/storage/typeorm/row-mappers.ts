@@ -17,6 +17,7 @@ import {
   type Rule,
   type Segment,
   type SegmentOperator,
+  type Timestamp,
   type Variant,
 } from '../../../domain/model';
 import type { SqlDialect } from './sql-dialect';
@@ -56,35 +57,83 @@ const str = (v: unknown): string => (v === null || v === undefined ? '' : String
 const jsonText = (v: unknown): string | undefined =>
   v === null || v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v);
 
+/** A timestamp already in the domain form (SQLite stores it so): it can be used as it is. */
+const CANONICAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
 export class RowMapper {
-  constructor(private readonly d: SqlDialect) {}
+  /**
+   * `keys`: a table that makes equal key columns (namespace, flag and segment keys, variant and
+   * rule ids) one string each, for a whole-namespace load where every rule and distribution
+   * repeats them. Only for a mapper that lives as long as one load.
+   */
+  constructor(
+    private readonly d: SqlDialect,
+    private readonly keys?: Map<string, string>,
+  ) {}
+
+  /** A mapper for one whole-namespace load. */
+  forNamespaceLoad(): RowMapper {
+    return new RowMapper(this.d, new Map());
+  }
+
+  private key(v: unknown): string {
+    const s = str(v);
+    const keys = this.keys;
+    if (keys === undefined) return s;
+    const known = keys.get(s);
+    if (known !== undefined) return known;
+    keys.set(s, s);
+    return s;
+  }
+
+  /*
+   * The driver's string is kept when it is already in the domain form: a rebuilt copy is
+   * several rope fragments on the heap, which for a namespace of 10 000 flags came to tens of
+   * megabytes. An unmodified row has updated_at = created_at and shares the string.
+   */
+  private timestamp(v: unknown): Timestamp {
+    return typeof v === 'string' && CANONICAL_TIMESTAMP.test(v) ? v : this.d.timestampFromDb(v);
+  }
+
+  private updatedAt(r: Row, createdAt: Timestamp): Timestamp {
+    const updated = r['updated_at'];
+    return updated === r['created_at'] ? createdAt : this.timestamp(updated);
+  }
+
+  /** A key column (segment key of a rule or rollout), through the load's table if any. */
+  keyOf(v: unknown): string {
+    return this.key(v);
+  }
 
   namespace(r: Row): Namespace {
+    const createdAt = this.timestamp(r['created_at']);
     return {
       key: str(r['key']),
       name: str(r['name']),
       description: str(r['description']),
       protected: bool(r['protected']),
-      createdAt: this.d.timestampFromDb(r['created_at']),
-      updatedAt: this.d.timestampFromDb(r['updated_at']),
+      createdAt,
+      updatedAt: this.updatedAt(r, createdAt),
     };
   }
 
   variant(r: Row): Variant {
+    const createdAt = this.timestamp(r['created_at']);
     return {
-      id: str(r['id']),
-      namespaceKey: str(r['namespace_key']),
-      flagKey: str(r['flag_key']),
+      id: this.key(r['id']),
+      namespaceKey: this.key(r['namespace_key']),
+      flagKey: this.key(r['flag_key']),
       key: str(r['key']),
       name: str(r['name']),
       description: str(r['description']),
       attachment: jsonText(r['attachment']) ?? '',
-      createdAt: this.d.timestampFromDb(r['created_at']),
-      updatedAt: this.d.timestampFromDb(r['updated_at']),
+      createdAt,
+      updatedAt: this.updatedAt(r, createdAt),
     };
   }
 
   flag(r: Row, variants: readonly Variant[]): Flag {
+    const createdAt = this.timestamp(r['created_at']);
     const defaultId = r['default_variant_id'];
     const defaultVariant =
       defaultId === null || defaultId === undefined
@@ -92,14 +141,14 @@ export class RowMapper {
         : variants.find((v) => v.id === defaultId);
     const metadataText = jsonText(r['metadata']);
     return {
-      namespaceKey: str(r['namespace_key']),
-      key: str(r['key']),
+      namespaceKey: this.key(r['namespace_key']),
+      key: this.key(r['key']),
       name: str(r['name']),
       description: str(r['description']),
       enabled: bool(r['enabled']),
       type: enumName(FLAG_TYPES, r['type']),
-      createdAt: this.d.timestampFromDb(r['created_at']),
-      updatedAt: this.d.timestampFromDb(r['updated_at']),
+      createdAt,
+      updatedAt: this.updatedAt(r, createdAt),
       variants,
       ...(defaultVariant ? { defaultVariant } : {}),
       ...(metadataText !== undefined ? { metadata: JSON.parse(metadataText) as JsonObject } : {}),
@@ -107,55 +156,59 @@ export class RowMapper {
   }
 
   constraint(r: Row): Constraint {
+    const createdAt = this.timestamp(r['created_at']);
     return {
       id: str(r['id']),
-      namespaceKey: str(r['namespace_key']),
-      segmentKey: str(r['segment_key']),
+      namespaceKey: this.key(r['namespace_key']),
+      segmentKey: this.key(r['segment_key']),
       type: enumName(COMPARISON_TYPES, r['type']),
       property: str(r['property']),
       operator: str(r['operator']),
       value: str(r['value']),
       description: str(r['description']),
-      createdAt: this.d.timestampFromDb(r['created_at']),
-      updatedAt: this.d.timestampFromDb(r['updated_at']),
+      createdAt,
+      updatedAt: this.updatedAt(r, createdAt),
     };
   }
 
   segment(r: Row, constraints: readonly Constraint[]): Segment {
+    const createdAt = this.timestamp(r['created_at']);
     return {
-      namespaceKey: str(r['namespace_key']),
-      key: str(r['key']),
+      namespaceKey: this.key(r['namespace_key']),
+      key: this.key(r['key']),
       name: str(r['name']),
       description: str(r['description']),
       matchType: enumName(MATCH_TYPES, r['match_type']),
-      createdAt: this.d.timestampFromDb(r['created_at']),
-      updatedAt: this.d.timestampFromDb(r['updated_at']),
+      createdAt,
+      updatedAt: this.updatedAt(r, createdAt),
       constraints,
     };
   }
 
   distribution(r: Row): Distribution {
+    const createdAt = this.timestamp(r['created_at']);
     return {
       id: str(r['id']),
-      ruleId: str(r['rule_id']),
-      variantId: str(r['variant_id']),
+      ruleId: this.key(r['rule_id']),
+      variantId: this.key(r['variant_id']),
       rollout: num(r['rollout']),
-      createdAt: this.d.timestampFromDb(r['created_at']),
-      updatedAt: this.d.timestampFromDb(r['updated_at']),
+      createdAt,
+      updatedAt: this.updatedAt(r, createdAt),
     };
   }
 
   rule(r: Row, segmentKeys: readonly string[], distributions: readonly Distribution[]): Rule {
+    const createdAt = this.timestamp(r['created_at']);
     return {
-      id: str(r['id']),
-      namespaceKey: str(r['namespace_key']),
-      flagKey: str(r['flag_key']),
+      id: this.key(r['id']),
+      namespaceKey: this.key(r['namespace_key']),
+      flagKey: this.key(r['flag_key']),
       segmentKeys,
       segmentOperator: enumName(SEGMENT_OPERATORS, r['segment_operator']),
       rank: num(r['rank']),
       distributions,
-      createdAt: this.d.timestampFromDb(r['created_at']),
-      updatedAt: this.d.timestampFromDb(r['updated_at']),
+      createdAt,
+      updatedAt: this.updatedAt(r, createdAt),
     };
   }
 
@@ -168,10 +221,11 @@ export class RowMapper {
     segment: { row: Row; segmentKeys: readonly string[] } | undefined,
     threshold: Row | undefined,
   ): Rollout {
+    const createdAt = this.timestamp(r['created_at']);
     return {
       id: str(r['id']),
-      namespaceKey: str(r['namespace_key']),
-      flagKey: str(r['flag_key']),
+      namespaceKey: this.key(r['namespace_key']),
+      flagKey: this.key(r['flag_key']),
       type: rolloutTypeName(r['type']),
       rank: num(r['rank']),
       description: str(r['description']),
@@ -192,20 +246,31 @@ export class RowMapper {
             },
           }
         : {}),
-      createdAt: this.d.timestampFromDb(r['created_at']),
-      updatedAt: this.d.timestampFromDb(r['updated_at']),
+      createdAt,
+      updatedAt: this.updatedAt(r, createdAt),
     };
   }
 }
 
-/** Groups rows by a key, keeping their order. */
-export function groupBy(rows: readonly Row[], key: string): Map<string, Row[]> {
-  const groups = new Map<string, Row[]>();
+/** Groups rows by a key, keeping their order; `mapRow` maps each row as it is grouped. */
+export function groupBy(rows: readonly Row[], key: string): Map<string, Row[]>;
+export function groupBy<T>(
+  rows: readonly Row[],
+  key: string,
+  mapRow: (row: Row) => T,
+): Map<string, T[]>;
+export function groupBy<T>(
+  rows: readonly Row[],
+  key: string,
+  mapRow?: (row: Row) => T,
+): Map<string, (T | Row)[]> {
+  const groups = new Map<string, (T | Row)[]>();
   for (const row of rows) {
     const k = str(row[key]);
+    const item = mapRow === undefined ? row : mapRow(row);
     const list = groups.get(k);
-    if (list) list.push(row);
-    else groups.set(k, [row]);
+    if (list) list.push(item);
+    else groups.set(k, [item]);
   }
   return groups;
 }

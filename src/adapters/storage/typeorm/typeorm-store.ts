@@ -292,55 +292,62 @@ export class TypeormStore implements Store {
       const nsRow = nsRows[0];
       if (!nsRow) return undefined;
       const p = [namespaceKey];
-      const flagRows = await tx.all(
-        `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? ORDER BY created_at, "key"`,
-        p,
+      // One table of key strings for the whole load: every rule and distribution repeats the
+      // namespace key, its flag key, rule and variant ids. Each result set is mapped as soon
+      // as it arrives so that the raw rows of one query are garbage before the next is read.
+      const map = this.map.forNamespaceLoad();
+      const variantsByFlag = groupBy(
+        await tx.all(
+          `SELECT ${VARIANT_COLS} FROM variants WHERE namespace_key = ? ORDER BY created_at, id`,
+          p,
+        ),
+        'flag_key',
+        (v) => map.variant(v),
       );
-      const variantRows = await tx.all(
-        `SELECT ${VARIANT_COLS} FROM variants WHERE namespace_key = ? ORDER BY created_at, id`,
-        p,
+      const flags = (
+        await tx.all(
+          `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? ORDER BY created_at, "key"`,
+          p,
+        )
+      ).map((f) => map.flag(f, variantsByFlag.get(String(f['key'])) ?? []));
+      const constraintsBySegment = groupBy(
+        await tx.all(
+          `SELECT ${CONSTRAINT_COLS} FROM constraints WHERE namespace_key = ? ORDER BY created_at, id`,
+          p,
+        ),
+        'segment_key',
+        (c) => map.constraint(c),
       );
-      const segmentRows = await tx.all(
-        `SELECT ${SEGMENT_COLS} FROM segments WHERE namespace_key = ? ORDER BY created_at, "key"`,
-        p,
+      const segments = (
+        await tx.all(
+          `SELECT ${SEGMENT_COLS} FROM segments WHERE namespace_key = ? ORDER BY created_at, "key"`,
+          p,
+        )
+      ).map((s) => map.segment(s, constraintsBySegment.get(String(s['key'])) ?? []));
+      const scope = { where: 'r.namespace_key = ?', params: p };
+      const rules = await this.assembleRules(
+        tx,
+        await tx.all(
+          `SELECT ${RULE_COLS} FROM rules WHERE namespace_key = ? ORDER BY flag_key, "rank", created_at, id`,
+          p,
+        ),
+        scope,
+        map,
       );
-      const constraintRows = await tx.all(
-        `SELECT ${CONSTRAINT_COLS} FROM constraints WHERE namespace_key = ? ORDER BY created_at, id`,
-        p,
+      const rollouts = await this.assembleRollouts(
+        tx,
+        await tx.all(
+          `SELECT ${ROLLOUT_COLS} FROM rollouts WHERE namespace_key = ? ORDER BY flag_key, "rank", created_at, id`,
+          p,
+        ),
+        scope,
+        map,
       );
-      const ruleRows = await tx.all(
-        `SELECT ${RULE_COLS} FROM rules WHERE namespace_key = ? ORDER BY flag_key, "rank", created_at, id`,
-        p,
-      );
-      const rules = await this.assembleRules(tx, ruleRows, {
-        where: 'r.namespace_key = ?',
-        params: p,
-      });
-      const rolloutRows = await tx.all(
-        `SELECT ${ROLLOUT_COLS} FROM rollouts WHERE namespace_key = ? ORDER BY flag_key, "rank", created_at, id`,
-        p,
-      );
-      const rollouts = await this.assembleRollouts(tx, rolloutRows, {
-        where: 'r.namespace_key = ?',
-        params: p,
-      });
-      const variantsByFlag = groupBy(variantRows, 'flag_key');
-      const constraintsBySegment = groupBy(constraintRows, 'segment_key');
       return {
-        namespace: this.map.namespace(nsRow),
+        namespace: map.namespace(nsRow),
         version: num(nsRow['version']),
-        flags: flagRows.map((f) =>
-          this.map.flag(
-            f,
-            (variantsByFlag.get(String(f['key'])) ?? []).map((v) => this.map.variant(v)),
-          ),
-        ),
-        segments: segmentRows.map((s) =>
-          this.map.segment(
-            s,
-            (constraintsBySegment.get(String(s['key'])) ?? []).map((c) => this.map.constraint(c)),
-          ),
-        ),
+        flags,
+        segments,
         rules,
         rollouts,
       };
@@ -956,28 +963,31 @@ export class TypeormStore implements Store {
     tx: Tx,
     ruleRows: readonly Row[],
     scope: { where: string; params: readonly unknown[] },
+    map: RowMapper = this.map,
   ): Promise<Rule[]> {
     if (ruleRows.length === 0) return [];
-    const segmentRows = await tx.all(
-      `SELECT rs.rule_id, rs.segment_key FROM rule_segments rs JOIN rules r ON r.id = rs.rule_id
+    const segments = groupBy(
+      await tx.all(
+        `SELECT rs.rule_id, rs.segment_key FROM rule_segments rs JOIN rules r ON r.id = rs.rule_id
        WHERE ${scope.where} ORDER BY rs.rule_id, rs.position`,
-      scope.params,
+        scope.params,
+      ),
+      'rule_id',
+      (s) => map.keyOf(s['segment_key']),
     );
-    const distRows = await tx.all(
-      `SELECT d.id, d.rule_id, d.variant_id, d.rollout, d.created_at, d.updated_at
+    const dists = groupBy(
+      await tx.all(
+        `SELECT d.id, d.rule_id, d.variant_id, d.rollout, d.created_at, d.updated_at
        FROM distributions d JOIN rules r ON r.id = d.rule_id
        WHERE ${scope.where} ORDER BY d.created_at, d.id`,
-      scope.params,
+        scope.params,
+      ),
+      'rule_id',
+      (d) => map.distribution(d),
     );
-    const segments = groupBy(segmentRows, 'rule_id');
-    const dists = groupBy(distRows, 'rule_id');
     return ruleRows.map((r) => {
       const id = String(r['id']);
-      return this.map.rule(
-        r,
-        (segments.get(id) ?? []).map((s) => String(s['segment_key'])),
-        (dists.get(id) ?? []).map((d) => this.map.distribution(d)),
-      );
+      return map.rule(r, segments.get(id) ?? [], dists.get(id) ?? []);
     });
   }
 
@@ -1295,6 +1305,7 @@ export class TypeormStore implements Store {
     tx: Tx,
     rolloutRows: readonly Row[],
     scope: { where: string; params: readonly unknown[] },
+    map: RowMapper = this.map,
   ): Promise<Rollout[]> {
     if (rolloutRows.length === 0) return [];
     const thresholdRows = await tx.all(
@@ -1320,13 +1331,13 @@ export class TypeormStore implements Store {
     return rolloutRows.map((r) => {
       const id = String(r['id']);
       const segmentRow = segments.get(id)?.[0];
-      return this.map.rollout(
+      return map.rollout(
         r,
         segmentRow
           ? {
               row: segmentRow,
               segmentKeys: (refs.get(String(segmentRow['id'])) ?? []).map((x) =>
-                String(x['segment_key']),
+                map.keyOf(x['segment_key']),
               ),
             }
           : undefined,
