@@ -114,14 +114,14 @@ async function main(): Promise<void> {
   const server = createServer(
     { keepAliveTimeout: 65_000 },
     createHttpHandler({
-      management: auth.wrapManagement(management),
+      management: management,
       health,
       logger: quiet,
       bodyLimitBytes: 4 << 20,
       ids,
       extraRoutes: [
         ...auth.httpRoutes,
-        ...createEvaluationRoutes({ evaluation: auth.wrapEvaluation(evaluation), logger: quiet }),
+        ...auth.scopeEvaluationRoutes(createEvaluationRoutes({ evaluation, logger: quiet })),
       ],
       guards: auth.httpGuards,
     }),

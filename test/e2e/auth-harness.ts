@@ -126,11 +126,9 @@ export async function startInstance(
       res.end('# metrics\n');
     },
   };
-  const scopedManagement = auth.wrapManagement(management);
-  const scopedEvaluation = auth.wrapEvaluation(evaluation);
   const httpServer: Server = createServer(
     createHttpHandler({
-      management: scopedManagement,
+      management,
       health,
       logger,
       bodyLimitBytes: 1 << 20,
@@ -138,18 +136,18 @@ export async function startInstance(
       extraRoutes: [
         metricsRoute,
         ...auth.httpRoutes,
-        ...createEvaluationRoutes({ evaluation: scopedEvaluation, logger }),
+        ...auth.scopeEvaluationRoutes(createEvaluationRoutes({ evaluation, logger })),
       ],
       guards: auth.httpGuards,
     }),
   );
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const grpcServer = createGrpcServer({
-    management: scopedManagement,
+    management,
     health,
     logger,
     ids,
-    evaluation: { api: scopedEvaluation },
+    evaluation: { api: evaluation },
     auth: auth.grpcAuth,
     ...(auth.grpcAuthenticator ? { authenticator: auth.grpcAuthenticator } : {}),
   });

@@ -132,6 +132,18 @@ const ROUTES: RouteCase[] = [
   { name: 'ListFlags default', method: 'GET', path: () => '/api/v1/flags', ns: 'other' },
   { name: 'ListNamespaces', method: 'GET', path: () => '/api/v1/namespaces', ns: 'other' },
   {
+    name: 'ListFlags prod by query',
+    method: 'GET',
+    path: () => '/api/v1/flags?namespaceKey=prod',
+    ns: 'prod',
+  },
+  {
+    name: 'GetFlag staging by query',
+    method: 'GET',
+    path: () => '/api/v1/flags/on?namespace_key=staging',
+    ns: 'other',
+  },
+  {
     name: 'CreateFlag staging',
     method: 'POST',
     path: () => '/api/v1/namespaces/staging/flags',

@@ -21,21 +21,14 @@ import {
  */
 
 describe('authentication.required: false', () => {
-  it('installs nothing: no guard, no gRPC authenticator, the APIs unwrapped', async () => {
+  it('installs nothing: no guard, no gRPC authenticator, the routes unwrapped', async () => {
     const vexil = await startInstance(sharedState(), { required: false });
     try {
       expect(vexil.auth.httpGuards).toEqual([]);
       expect(vexil.auth.grpcAuthenticator).toBeUndefined();
-      expect(vexil.auth.wrapManagement(vexil.management)).toBe(vexil.management);
-      const evaluation = {
-        boolean: jest.fn(),
-        variant: jest.fn(),
-        batch: jest.fn(),
-        legacyEvaluate: jest.fn(),
-        legacyBatchEvaluate: jest.fn(),
-        clientSnapshot: jest.fn(),
-      };
-      expect(vexil.auth.wrapEvaluation(evaluation)).toBe(evaluation);
+      const route = { method: 'GET', pattern: '/x', handle: jest.fn() };
+      const [same] = vexil.auth.scopeEvaluationRoutes([route]);
+      expect(same).toBe(route);
     } finally {
       await vexil.stop();
     }

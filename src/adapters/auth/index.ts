@@ -3,7 +3,5 @@ export * from './credential-extractor';
 export * from './lookup-cache';
 export * from './node-token-crypto';
 export * from './token-cleanup-job';
-export * from './namespace-scoping';
-export * from './principal-scope';
 export * from './transport-guards';
 export * from './wiring';

@@ -1,16 +1,17 @@
 import { AuthApi, bootstrapToken } from '../../domain/auth';
-import type { ManagementApi } from '../../domain/services/api';
 import type { Clock, IdGenerator, Logger, Stopwatch, TokenRepository } from '../../ports';
 import type { GrpcAuthDeps } from '../grpc/auth-service';
 import type { GrpcAuthenticator } from '../grpc/unary';
 import { createAuthRoutes } from '../http/auth';
 import type { HttpRoute, RequestGuard } from '../http/route-table';
 import { Authenticator, type AuthenticatorCacheOptions } from './authenticator';
-import { scopeEvaluation, scopeManagement, type ScopedEvaluationApi } from './namespace-scoping';
 import { NodeTokenCrypto } from './node-token-crypto';
-import { PrincipalScope } from './principal-scope';
 import { TokenCleanupJob } from './token-cleanup-job';
-import { createHttpAuthGuard, TokenGrpcAuthenticator } from './transport-guards';
+import {
+  createHttpAuthGuard,
+  scopeEvaluationRoutes,
+  TokenGrpcAuthenticator,
+} from './transport-guards';
 
 export interface AuthComponentsOptions {
   /** `authentication.required`. */
@@ -52,10 +53,12 @@ export interface AuthComponents {
   readonly httpGuards: RequestGuard[];
   /** For createGrpcServer's `authenticator`; undefined unless authentication is required. */
   readonly grpcAuthenticator?: GrpcAuthenticator;
-  /** Namespace scoping on every management call; the API itself when not required. */
-  wrapManagement(api: ManagementApi): ManagementApi;
-  /** Namespace scoping on every evaluation and snapshot call; the API itself when not required. */
-  wrapEvaluation<T extends ScopedEvaluationApi>(api: T): T;
+  /**
+   * Namespace scoping for the evaluation and snapshot routes (createEvaluationRoutes' result):
+   * pass them through this before `extraRoutes`. The routes themselves when not required.
+   * Management routes are covered by the guard, gRPC by the authenticator.
+   */
+  scopeEvaluationRoutes(routes: readonly HttpRoute[]): HttpRoute[];
   /** Once storage is reachable: bootstraps the first token and starts the cleanup job. */
   start(): Promise<void>;
   /** Stops the cleanup job (waits for a pass in progress). */
@@ -67,7 +70,7 @@ export interface AuthComponents {
 /**
  * Builds authentication for both transports from the configuration. With
  * `authentication.required: false` nothing checks requests: no guard, no gRPC authenticator,
- * and the wrap functions return their argument.
+ * and scopeEvaluationRoutes returns the routes as they are.
  */
 export function createAuthComponents(options: AuthComponentsOptions): AuthComponents {
   const { repository, clock, ids, stopwatch, logger, required, tokenMethodEnabled } = options;
@@ -89,7 +92,8 @@ export function createAuthComponents(options: AuthComponentsOptions): AuthCompon
     tokenMethodEnabled,
     onAuthenticationChanged: (id) => authenticator.invalidate(id),
   });
-  const principals = new PrincipalScope();
+  /** Patterns of the routes that check a scoped caller themselves (see scopeEvaluationRoutes). */
+  const checkedByRoute = new Set<string>();
   const cleanupJob = tokenMethodEnabled
     ? new TokenCleanupJob({
         repository,
@@ -116,12 +120,10 @@ export function createAuthComponents(options: AuthComponentsOptions): AuthCompon
     api,
     grpcAuth: { api, tokenMethodEnabled },
     httpRoutes,
-    httpGuards: required ? [createHttpAuthGuard(authenticator, principals)] : [],
-    ...(required
-      ? { grpcAuthenticator: new TokenGrpcAuthenticator(authenticator, principals) }
-      : {}),
-    wrapManagement: (target) => (required ? scopeManagement(target, principals) : target),
-    wrapEvaluation: (target) => (required ? scopeEvaluation(target, principals) : target),
+    httpGuards: required ? [createHttpAuthGuard(authenticator, checkedByRoute)] : [],
+    ...(required ? { grpcAuthenticator: new TokenGrpcAuthenticator(authenticator) } : {}),
+    scopeEvaluationRoutes: (routes) =>
+      required ? scopeEvaluationRoutes(routes, checkedByRoute) : [...routes],
     authenticator,
     start: async () => {
       if (!tokenMethodEnabled) return;

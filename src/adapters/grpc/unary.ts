@@ -34,12 +34,9 @@ export interface GrpcAuthenticator {
   authenticate(call: {
     readonly method: string;
     readonly metadata: grpc.Metadata;
+    /** The decoded request message, for checks that depend on it (namespace-scoped tokens). */
+    readonly request: unknown;
   }): Promise<Authentication | undefined>;
-  /**
-   * Runs the handler on behalf of the authenticated caller, so that use-case decorators (namespace
-   * scoping) can see who is calling. Without it the handler is simply called.
-   */
-  runAs?<T>(authentication: Authentication | undefined, handler: () => Promise<T>): Promise<T>;
 }
 
 /** An error that already is a gRPC status (code and message go out as they are). */
@@ -100,15 +97,14 @@ export function wrapUnary<Req, Res>(
     };
 
     const run = async (): Promise<Res> => {
-      const authenticator = deps.authenticator;
-      if (authenticator === undefined) {
-        return handler(call.request, { method, requestId, metadata: call.metadata });
-      }
-      const authentication = await authenticator.authenticate({ method, metadata: call.metadata });
-      const ctx = { method, requestId, metadata: call.metadata, authentication };
-      return authenticator.runAs
-        ? authenticator.runAs(authentication, () => handler(call.request, ctx))
-        : handler(call.request, ctx);
+      const authentication = deps.authenticator
+        ? await deps.authenticator.authenticate({
+            method,
+            metadata: call.metadata,
+            request: call.request,
+          })
+        : undefined;
+      return handler(call.request, { method, requestId, metadata: call.metadata, authentication });
     };
 
     run().then(
