@@ -9,14 +9,15 @@
 #   eval "$(bash scripts/test-dbs.sh env)"
 #
 # Everything lives under $VEXIL_TEST_DBS_DIR (default /tmp/vexil-test-dbs); ports are fixed so that
-# `env` works without state: PG 55432, MariaDB 53306, Redis 56379 (override with VEXIL_TEST_*_PORT).
+# `env` works without state: PG 25432, MariaDB 23306, Redis 26379 (override with VEXIL_TEST_*_PORT);
+# they sit below the kernel's ephemeral range, so outgoing connections never hold them.
 # Works as root on Debian: PostgreSQL refuses to run as root, so it runs as the `postgres` user.
 set -euo pipefail
 
 BASE_DIR="${VEXIL_TEST_DBS_DIR:-/tmp/vexil-test-dbs}"
-PG_PORT="${VEXIL_TEST_PG_PORT:-55432}"
-MYSQL_PORT="${VEXIL_TEST_MYSQL_PORT:-53306}"
-REDIS_PORT="${VEXIL_TEST_REDIS_PORT:-56379}"
+PG_PORT="${VEXIL_TEST_PG_PORT:-25432}"
+MYSQL_PORT="${VEXIL_TEST_MYSQL_PORT:-23306}"
+REDIS_PORT="${VEXIL_TEST_REDIS_PORT:-26379}"
 DB_USER=vexil
 DB_PASS=vexil
 DB_NAME=vexil_test

@@ -9,9 +9,9 @@ import { createConnection } from 'mysql2/promise';
  * Which databases the tests run on. SQLite always; PostgreSQL, MySQL and Redis when their
  * URL is set (scripts/test-dbs.sh starts throwaway servers and prints the variables):
  *
- *   VEXIL_TEST_POSTGRES_URL=postgres://vexil:vexil@127.0.0.1:55432/vexil_test?sslmode=disable
- *   VEXIL_TEST_MYSQL_URL=mysql://vexil:vexil@127.0.0.1:53306/vexil_test
- *   VEXIL_TEST_REDIS_URL=redis://127.0.0.1:56379/0
+ *   VEXIL_TEST_POSTGRES_URL=postgres://vexil:vexil@127.0.0.1:25432/vexil_test?sslmode=disable
+ *   VEXIL_TEST_MYSQL_URL=mysql://vexil:vexil@127.0.0.1:23306/vexil_test
+ *   VEXIL_TEST_REDIS_URL=redis://127.0.0.1:26379/0
  *
  * VEXIL_TEST_REQUIRE=sqlite,postgres,mysql,redis (CI) makes a listed backend whose URL is
  * missing or whose server is unreachable fail its tests instead of being left out.
