@@ -3,7 +3,7 @@
  * directory), the baselines, and the load generators, each pinned to a core with taskset.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
@@ -257,3 +257,21 @@ export function numberOption(name: string, argv: readonly string[], fallback: nu
   if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
   return value;
 }
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc: per request, it shows
+ * what a server costs even when other load on the machine moves the req/s figures.
+ */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+const CLOCK_TICKS = Number(
+  spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || '100',
+);

@@ -12,6 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   api,
+  cpuSeconds,
   entityIds,
   median,
   numberOption,
@@ -62,17 +63,30 @@ function batchBodies(ids: readonly string[]): string[] {
 const fmt = (n: number, digits = 0): string =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-function line(label: string, r: WrkResult, extra = ''): string {
+function line(label: string, r: Measured, extra = ''): string {
   return (
     `${label.padEnd(22)} ${fmt(r.requestsPerSecond).padStart(9)} req/s` +
-    `  p50 ${fmt(r.p50Ms, 2).padStart(6)} ms  p99 ${fmt(r.p99Ms, 2).padStart(6)} ms${extra}`
+    `  p50 ${fmt(r.p50Ms, 2).padStart(6)} ms  p99 ${fmt(r.p99Ms, 2).padStart(6)} ms` +
+    `  cpu ${fmt(r.cpuMicros, 1).padStart(6)} µs/req${extra}`
   );
 }
 
-async function measure(url: string, script: string, seconds: number): Promise<WrkResult> {
+interface Measured extends WrkResult {
+  /** Server CPU time per answered request, in microseconds. */
+  readonly cpuMicros: number;
+}
+
+async function measure(
+  url: string,
+  script: string,
+  seconds: number,
+  serverPid: number,
+): Promise<Measured> {
+  const cpuBefore = cpuSeconds(serverPid);
   const result = await runWrk({ url, script, seconds, connections: CONNECTIONS });
+  const cpu = cpuSeconds(serverPid) - cpuBefore;
   if (result.errors > 0) throw new Error(`${url}: ${result.errors} failed requests under load`);
-  return result;
+  return { ...result, cpuMicros: (cpu * 1e6) / (result.requestsPerSecond * seconds) };
 }
 
 async function seed(vexil: Vexil): Promise<void> {
@@ -119,6 +133,7 @@ async function main(): Promise<void> {
       readyWhen: (l) => l['message'] === 'listening',
     });
     children.push(raw);
+    const rawPid = raw.process.pid ?? 0;
 
     const vexilUrl = `http://127.0.0.1:${vexil.httpPort}/evaluate/v1/boolean`;
     const rawUrl = `http://127.0.0.1:${Number(raw.ready['port'])}/evaluate/v1/boolean`;
@@ -132,17 +147,17 @@ async function main(): Promise<void> {
           .map((l) => l.toFixed(2))
           .join(' ')}`,
     );
-    await measure(vexilUrl, booleanScript, WARMUP);
-    await measure(rawUrl, booleanScript, WARMUP);
-    await measure(batchUrl, batchScript, WARMUP);
+    await measure(vexilUrl, booleanScript, WARMUP, vexil.pid);
+    await measure(rawUrl, booleanScript, WARMUP, rawPid);
+    await measure(batchUrl, batchScript, WARMUP, vexil.pid);
 
-    const vexilRuns: WrkResult[] = [];
-    const rawRuns: WrkResult[] = [];
-    const batchRuns: WrkResult[] = [];
+    const vexilRuns: Measured[] = [];
+    const rawRuns: Measured[] = [];
+    const batchRuns: Measured[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const v = await measure(vexilUrl, booleanScript, DURATION);
-      const r = await measure(rawUrl, booleanScript, DURATION);
-      const b = await measure(batchUrl, batchScript, DURATION);
+      const v = await measure(vexilUrl, booleanScript, DURATION, vexil.pid);
+      const r = await measure(rawUrl, booleanScript, DURATION, rawPid);
+      const b = await measure(batchUrl, batchScript, DURATION, vexil.pid);
       vexilRuns.push(v);
       rawRuns.push(r);
       batchRuns.push(b);
@@ -156,7 +171,8 @@ async function main(): Promise<void> {
       );
     }
 
-    const summary = (runs: readonly WrkResult[]) => ({
+    const summary = (runs: readonly Measured[]) => ({
+      cpu: median(runs.map((x) => x.cpuMicros)),
       rps: median(runs.map((x) => x.requestsPerSecond)),
       p50: median(runs.map((x) => x.p50Ms)),
       p99: median(runs.map((x) => x.p99Ms)),
@@ -170,10 +186,13 @@ async function main(): Promise<void> {
     const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
     console.log(`\nmedians of ${ROUNDS} rounds`);
     console.log(
-      `  vexil boolean   ${fmt(v.rps)} req/s  p50 ${fmt(v.p50, 2)} ms  p99 ${fmt(v.p99, 2)} ms`,
+      `  vexil boolean   ${fmt(v.rps)} req/s  p50 ${fmt(v.p50, 2)} ms  p99 ${fmt(v.p99, 2)} ms  cpu ${fmt(v.cpu, 1)} µs/req`,
     );
     console.log(
-      `  raw node:http   ${fmt(r.rps)} req/s  p50 ${fmt(r.p50, 2)} ms  p99 ${fmt(r.p99, 2)} ms`,
+      `  raw node:http   ${fmt(r.rps)} req/s  p50 ${fmt(r.p50, 2)} ms  p99 ${fmt(r.p99, 2)} ms  cpu ${fmt(r.cpu, 1)} µs/req`,
+    );
+    console.log(
+      `  cpu raw/vexil   ${(r.cpu / v.cpu).toFixed(3)} (what the req/s ratio would be with core 0 to themselves)`,
     );
     console.log(
       `  ratio vexil/raw ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)})`,
@@ -183,7 +202,7 @@ async function main(): Promise<void> {
     );
     console.log(
       `  batch of ${BATCH_SIZE}    ${fmt(b.rps)} req/s  p50 ${fmt(b.p50, 2)} ms  p99 ${fmt(b.p99, 2)} ms  ` +
-        `${fmt(evals)} evaluations/s (target >= ${fmt(TARGET_BATCH_EVALS)}: ${verdict(evals >= TARGET_BATCH_EVALS)})`,
+        `cpu ${fmt(b.cpu, 1)} µs/req  ${fmt(evals)} evaluations/s (target >= ${fmt(TARGET_BATCH_EVALS)}: ${verdict(evals >= TARGET_BATCH_EVALS)})`,
     );
   } finally {
     for (const child of children.reverse()) await child.stop();

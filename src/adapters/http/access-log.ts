@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../ports';
-import type { RequestContext } from './request-context';
+import { requestContext, type RequestContext } from './request-context';
 
 export interface AccessLogEntry {
   readonly method: string;
@@ -41,4 +41,28 @@ export function logAccessOnFinish(
   };
   res.once('finish', log);
   res.once('close', log);
+}
+
+/**
+ * logAccessOnFinish for a whole handler: the listener is made once, not per request, and
+ * only 'close' is listened to, since a response emits it once, after 'finish' when it
+ * completed (then `writableFinished` is true) or alone when the client went away. The
+ * request's context is the one createRequestContext registered for `res.req`.
+ */
+export function accessLogger(logger: Logger): (res: ServerResponse) => void {
+  function onClose(this: ServerResponse): void {
+    const req = this.req;
+    const ctx = requestContext(req);
+    if (ctx === undefined) return;
+    const durationMs = Number(process.hrtime.bigint() - ctx.startedAt) / 1e6;
+    logger.info('http request', {
+      method: req.method ?? '',
+      route: ctx.route,
+      status: this.statusCode,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      requestId: ctx.requestId,
+      aborted: !this.writableFinished || undefined,
+    });
+  }
+  return (res) => void res.on('close', onClose);
 }

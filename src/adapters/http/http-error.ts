@@ -27,6 +27,10 @@ export const methodNotAllowed = (): HttpError =>
 export const invalidArgument = (message: string): HttpError =>
   new HttpError(GrpcCode.INVALID_ARGUMENT, message);
 
+/** The JSON text of a body, as every JSON answer of the HTTP surface encodes it. */
+export const jsonText = (body: unknown, trailingNewline = false): string =>
+  JSON.stringify(body) + (trailingNewline ? '\n' : '');
+
 /** Writes a JSON body; `trailingNewline` only for /health, which Flipt ends with "\n". */
 export function sendJson(
   res: ServerResponse,
@@ -34,10 +38,27 @@ export function sendJson(
   body: unknown,
   trailingNewline = false,
 ): void {
-  const text = JSON.stringify(body) + (trailingNewline ? '\n' : '');
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  sendJsonText(res, status, jsonText(body, trailingNewline));
+}
+
+/**
+ * Writes JSON text with one writeHead: headers given as a flat array skip the per-header
+ * bookkeeping of setHeader when nothing was set before (headers set earlier are kept, in
+ * their order, with these appended). `requestId`, when given, goes first as X-Request-Id.
+ */
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  requestId?: string,
+): void {
+  const length = Buffer.byteLength(text);
+  res.writeHead(
+    status,
+    requestId === undefined
+      ? ['Content-Type', 'application/json', 'Content-Length', length]
+      : ['X-Request-Id', requestId, 'Content-Type', 'application/json', 'Content-Length', length],
+  );
   res.end(text);
 }
 

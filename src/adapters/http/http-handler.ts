@@ -1,13 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ManagementApi } from '../../domain/services/api';
 import type { HealthReporter, IdGenerator, Logger } from '../../ports';
-import { logAccessOnFinish } from './access-log';
+import { accessLogger } from './access-log';
 import { healthRoute } from './health-route';
-import { methodNotAllowed, writeError } from './http-error';
+import { jsonText, methodNotAllowed, sendJsonText, writeError } from './http-error';
 import { createManagementApp } from './management-app';
 import { parseJsonBody } from './parse-json';
-import { readBody } from './read-body';
-import { beginRequest, type RequestContext } from './request-context';
+import { bodyTooLarge, discard, readBody } from './read-body';
+import {
+  beginRequest,
+  createRequestContext,
+  REQUEST_ID_HEADER,
+  type RequestContext,
+} from './request-context';
 import {
   RouteTable,
   splitTarget,
@@ -36,22 +41,55 @@ export interface HttpDeps {
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
+ * A route whose whole job is "JSON body in, 200 JSON out" (the evaluation routes). The
+ * handler reads and parses the body itself and writes the answer, so such a route costs no
+ * per-request closures or promises beyond what `answer` itself creates. `handle` must do the
+ * same thing through the generic exchange; it is what runs when the route is used elsewhere.
+ */
+export interface JsonRoute extends HttpRoute {
+  /** The 200 answer (or a promise of it) for a parsed body; throwing answers an error. */
+  readonly answer: (body: unknown, params: Readonly<Record<string, string>>) => unknown;
+}
+
+const isJsonRoute = (route: HttpRoute): route is JsonRoute =>
+  typeof (route as Partial<JsonRoute>).answer === 'function';
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
  * The whole HTTP surface as one node:http request listener. Every request gets a request
  * id (echoed as X-Request-Id) and one access-log line; routes of the fast table are
  * answered directly, everything else goes to the Express management app.
  */
 export function createHttpHandler(deps: HttpDeps): HttpHandler {
-  const table = new RouteTable([healthRoute(deps.health), ...(deps.extraRoutes ?? [])]);
+  const routes = [healthRoute(deps.health), ...(deps.extraRoutes ?? [])];
+  const table = new RouteTable(routes);
   const app = createManagementApp(deps);
+  const logAccess = accessLogger(deps.logger);
+  const exact = exactJsonRoutes(routes);
+  const serve: JsonServer = { deps, guards: deps.guards ?? [] };
 
   return (req, res) => {
+    // The common case first: a parameterless JSON route hit by its exact path and method.
+    const url = req.url ?? '/';
+    const direct = exact.get(url);
+    if (direct !== undefined && direct.method === req.method) {
+      const ctx = createRequestContext(req, deps.ids);
+      logAccess(res);
+      serveJsonRoute(serve, direct, req, res, ctx, NO_PARAMS);
+      return;
+    }
     const ctx = beginRequest(req, res, deps.ids);
-    logAccessOnFinish(req, res, ctx, deps.logger);
-    const { path, query } = splitTarget(req.url);
+    logAccess(res);
+    const { path, query } = splitTarget(url);
     const match = table.match(req.method ?? 'GET', path);
     if (match.kind === 'route') {
       ctx.route = match.route.pattern;
-      void runRoute(match.route, { req, res, ctx, params: match.params, query }, deps);
+      if (isJsonRoute(match.route)) {
+        serveJsonRoute(serve, match.route, req, res, ctx, match.params);
+      } else {
+        void runRoute(match.route, { req, res, ctx, params: match.params, query }, deps);
+      }
     } else if (match.kind === 'wrong-method') {
       ctx.route = match.pattern;
       writeError(res, methodNotAllowed());
@@ -59,6 +97,23 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
       void app(req, res);
     }
   };
+}
+
+/**
+ * JSON routes without parameters by their exact request target, for the ones that no
+ * earlier route can shadow: a hit there is exactly what the table would have matched.
+ * Targets with a query or trailing slash simply miss and take the table.
+ */
+function exactJsonRoutes(routes: readonly HttpRoute[]): Map<string, JsonRoute> {
+  const exact = new Map<string, JsonRoute>();
+  routes.forEach((route, i) => {
+    if (!isJsonRoute(route) || route.pattern.includes('/:')) return;
+    const path = route.pattern.replace(/\/+$/, '') || '/';
+    if (path === '/' || exact.has(path)) return;
+    if (new RouteTable(routes.slice(0, i)).match(route.method, path).kind !== 'none') return;
+    exact.set(path, route);
+  });
+  return exact;
 }
 
 async function runRoute(
@@ -84,4 +139,159 @@ export async function runGuards(
   ctx: RequestContext,
 ): Promise<void> {
   for (const guard of guards ?? []) await guard(req, ctx);
+}
+
+interface JsonServer {
+  readonly deps: HttpDeps;
+  readonly guards: readonly RequestGuard[];
+}
+
+/**
+ * One exchange of a JSON route, kept on the request while its body streams in, so the
+ * stream listeners are shared functions rather than closures made per request.
+ */
+class JsonExchange {
+  private first: Buffer | undefined = undefined;
+  private rest: Buffer[] | undefined = undefined;
+  private size = 0;
+  private done = false;
+
+  constructor(
+    readonly server: JsonServer,
+    readonly route: JsonRoute,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly ctx: RequestContext,
+    readonly params: Readonly<Record<string, string>>,
+  ) {}
+
+  /** Starts reading, refusing (413) a declared length over the limit before reading. */
+  read(): void {
+    const limit = this.server.deps.bodyLimitBytes;
+    const declared = Number(this.req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      discard(this.req);
+      this.fail(bodyTooLarge(limit));
+      return;
+    }
+    (this.req as WithExchange)[EXCHANGE] = this;
+    this.req.on('data', onData);
+    this.req.on('end', onEnd);
+    this.req.on('error', onError);
+  }
+
+  chunk(chunk: Buffer): void {
+    if (this.done) return;
+    this.size += chunk.length;
+    const limit = this.server.deps.bodyLimitBytes;
+    if (this.size > limit) {
+      this.first = undefined;
+      this.rest = undefined;
+      discard(this.req);
+      this.stop();
+      this.fail(bodyTooLarge(limit));
+      return;
+    }
+    if (this.first === undefined) this.first = chunk;
+    else (this.rest ??= [this.first]).push(chunk);
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.stop();
+    const body =
+      this.rest !== undefined
+        ? Buffer.concat(this.rest, this.size)
+        : (this.first ?? Buffer.alloc(0));
+    let answer: unknown;
+    try {
+      answer = this.route.answer(parseJsonBody(body), this.params);
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    if (isThenable(answer)) {
+      answer.then(
+        (value) => this.send(value),
+        (err: unknown) => this.fail(err),
+      );
+    } else {
+      this.send(answer);
+    }
+  }
+
+  error(err: Error): void {
+    if (this.done) return;
+    this.stop();
+    this.fail(err);
+  }
+
+  /** The same listeners readBody removes once the body is complete. */
+  private stop(): void {
+    this.done = true;
+    this.req.off('data', onData);
+    this.req.off('end', onEnd);
+    this.req.off('error', onError);
+  }
+
+  private send(value: unknown): void {
+    try {
+      // X-Request-Id first, as beginRequest would have set it, then the JSON headers.
+      sendJsonText(this.res, 200, jsonText(value), this.ctx.requestId);
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  fail(err: unknown): void {
+    const res = this.res;
+    if (!res.headersSent && !res.hasHeader(REQUEST_ID_HEADER)) {
+      res.setHeader(REQUEST_ID_HEADER, this.ctx.requestId);
+    }
+    writeError(res, err, this.server.deps.logger);
+  }
+}
+
+// On the request object rather than in a WeakMap, for the reason given in request-context.ts.
+const EXCHANGE = Symbol('vexil.jsonExchange');
+type WithExchange = IncomingMessage & { [EXCHANGE]?: JsonExchange };
+
+function onData(this: WithExchange, chunk: Buffer): void {
+  this[EXCHANGE]?.chunk(chunk);
+}
+function onEnd(this: WithExchange): void {
+  this[EXCHANGE]?.end();
+}
+function onError(this: WithExchange, err: Error): void {
+  this[EXCHANGE]?.error(err);
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === 'function';
+
+/**
+ * Serves a JSON route: guards (if any), body within the limit, parse, answer, write. The
+ * request id header is written with the answer's headers in one writeHead, or set before
+ * an error is written, so every response still carries it.
+ */
+function serveJsonRoute(
+  server: JsonServer,
+  route: JsonRoute,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+  params: Readonly<Record<string, string>>,
+): void {
+  ctx.route = route.pattern;
+  const exchange = new JsonExchange(server, route, req, res, ctx, params);
+  if (route.public || server.guards.length === 0) {
+    exchange.read();
+    return;
+  }
+  runGuards(server.guards, req, ctx).then(
+    () => exchange.read(),
+    (err: unknown) => exchange.fail(err),
+  );
 }

@@ -159,6 +159,14 @@ export function scanJsonValue(text: string): number {
  */
 export function parseJsonBody(body: Buffer | string): unknown {
   const text = typeof body === 'string' ? body : body.toString('utf8');
+  // A body that is exactly one JSON value (nearly every request) needs no scanning: its
+  // accepted prefix is the whole text. Anything JSON.parse refuses (blank, trailing data,
+  // syntax errors) takes the exact path below.
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // fall through
+  }
   if (/^[ \t\n\r]*$/.test(text)) return undefined;
   let end: number;
   try {

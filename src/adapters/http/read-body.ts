@@ -55,7 +55,7 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buff
  * Lets the rest of an oversized body flow into the void so the client, still uploading,
  * can read the 413 instead of a reset connection.
  */
-function discard(req: IncomingMessage): void {
+export function discard(req: IncomingMessage): void {
   req.on('error', () => undefined);
   req.resume();
 }

@@ -8,6 +8,53 @@ import type {
 } from '../../../domain/model';
 import { formatTimestamp } from '../../../domain/evaluation';
 
+/**
+ * formatTimestamp for the clock's 'YYYY-MM-DDTHH:MM:SS.ffffffZ' without re-parsing the
+ * date on every call: the date-time part only changes once a second, so the last one that
+ * formatTimestamp was seen to keep unchanged (with two fractions) is remembered, and the fraction is cut the
+ * way formatTimestamp cuts it (none, 3 or 6 digits). Any other shape goes to
+ * formatTimestamp itself.
+ */
+let knownSeconds = '';
+let lastInput = '';
+let lastOutput = '';
+
+const isMicros = (ts: string): boolean => {
+  if (ts.length !== 27 || ts.charCodeAt(19) !== 46 /* . */ || ts.charCodeAt(26) !== 90 /* Z */) {
+    return false;
+  }
+  for (let i = 20; i < 26; i++) {
+    const c = ts.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+};
+
+const micros = (digits: string): string =>
+  digits === '000000' ? '' : digits.endsWith('000') ? '.' + digits.slice(0, 3) : '.' + digits;
+
+export function presentTimestamp(ts: string): string {
+  if (ts === lastInput) return lastOutput;
+  let out: string;
+  if (isMicros(ts) && ts.startsWith(knownSeconds) && knownSeconds !== '') {
+    out = knownSeconds + micros(ts.slice(20, 26)) + 'Z';
+  } else {
+    out = formatTimestamp(ts);
+    if (isMicros(ts)) {
+      const seconds = ts.slice(0, 19);
+      if (
+        out === seconds + micros(ts.slice(20, 26)) + 'Z' &&
+        formatTimestamp(seconds + '.000000Z') === seconds + 'Z'
+      ) {
+        knownSeconds = seconds;
+      }
+    }
+  }
+  lastInput = ts;
+  lastOutput = out;
+  return out;
+}
+
 /*
  * Evaluation responses in Flipt's JSON: proto field order, every default emitted, enums
  * by name. Built as object literals in field order, so JSON.stringify keeps that order.
@@ -18,7 +65,7 @@ export const presentBoolean = (r: BooleanEvaluationResponse) => ({
   reason: r.reason,
   requestId: r.requestId,
   requestDurationMillis: r.requestDurationMillis,
-  timestamp: formatTimestamp(r.timestamp),
+  timestamp: presentTimestamp(r.timestamp),
   flagKey: r.flagKey,
   segmentKeys: r.segmentKeys,
 });
@@ -31,7 +78,7 @@ export const presentVariant = (r: VariantEvaluationResponse) => ({
   variantAttachment: r.variantAttachment,
   requestId: r.requestId,
   requestDurationMillis: r.requestDurationMillis,
-  timestamp: formatTimestamp(r.timestamp),
+  timestamp: presentTimestamp(r.timestamp),
   flagKey: r.flagKey,
 });
 
@@ -66,7 +113,7 @@ export const presentLegacy = (r: LegacyEvaluationResponse) => ({
   match: r.match,
   flagKey: r.flagKey,
   segmentKey: r.segmentKey,
-  timestamp: formatTimestamp(r.timestamp),
+  timestamp: presentTimestamp(r.timestamp),
   value: r.value,
   requestDurationMillis: r.requestDurationMillis,
   attachment: r.attachment,

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { EvaluationService } from '../../../domain/services/evaluation';
 import { buildClientSnapshot } from '../../../domain/evaluation';
+import type { BooleanEvaluationResponse } from '../../../domain/model';
 import type { Logger } from '../../../ports';
 import { sendJson } from '../http-error';
-import type { HttpExchange, HttpRoute } from '../route-table';
+import type { JsonRoute } from '../http-handler';
+import type { HttpRoute } from '../route-table';
 import {
   decodeBatchRequest,
   decodeEvaluationRequest,
@@ -30,6 +32,11 @@ export interface EvaluationRoutesDeps {
 export const snapshotEtag = (version: number): string =>
   createHash('sha1').update(String(version)).digest('hex');
 
+/** presentBoolean over a pending answer, without an extra async function frame. */
+const presentBooleanAsync = (
+  pending: Promise<BooleanEvaluationResponse>,
+): Promise<ReturnType<typeof presentBoolean>> => pending.then(presentBoolean);
+
 /**
  * The evaluation routes, served on plain node:http ahead of Express: v2 boolean / variant /
  * batch (plain and namespace-scoped), the v1 evaluate routes, and the client-side SDK
@@ -37,48 +44,51 @@ export const snapshotEtag = (version: number): string =>
  */
 export function createEvaluationRoutes(deps: EvaluationRoutesDeps): HttpRoute[] {
   const { evaluation } = deps;
-  const post = (pattern: string, handle: (x: HttpExchange) => Promise<unknown>): HttpRoute => ({
+  // JSON routes: the handler reads, parses and answers them on its lean path; `handle` is
+  // the same thing through the generic exchange.
+  const post = (
+    pattern: string,
+    answer: (body: unknown, params: Readonly<Record<string, string>>) => unknown,
+  ): JsonRoute => ({
     method: 'POST',
     pattern,
-    handle: async (x) => sendJson(x.res, 200, await handle(x)),
+    answer,
+    handle: async (x) => sendJson(x.res, 200, await answer(await x.readJson(), x.params)),
   });
-  const ns = (x: HttpExchange): string | undefined => x.params['namespaceKey'];
+  const ns = (params: Readonly<Record<string, string>>): string | undefined =>
+    params['namespaceKey'];
 
   return [
-    post('/evaluate/v1/boolean', async (x) =>
-      presentBoolean(await evaluation.boolean(decodeEvaluationRequest(await x.readJson()))),
+    post('/evaluate/v1/boolean', (body) =>
+      presentBooleanAsync(evaluation.boolean(decodeEvaluationRequest(body))),
     ),
-    post('/evaluate/v1/variant', async (x) =>
-      presentVariant(await evaluation.variant(decodeEvaluationRequest(await x.readJson()))),
+    post('/evaluate/v1/variant', async (body) =>
+      presentVariant(await evaluation.variant(decodeEvaluationRequest(body))),
     ),
-    post('/evaluate/v1/batch', async (x) =>
-      presentBatch(await evaluation.batch(decodeBatchRequest(await x.readJson()))),
+    post('/evaluate/v1/batch', async (body) =>
+      presentBatch(await evaluation.batch(decodeBatchRequest(body))),
     ),
-    post('/evaluate/v1/namespaces/:namespaceKey/boolean', async (x) =>
-      presentBoolean(await evaluation.boolean(decodeEvaluationRequest(await x.readJson(), ns(x)))),
+    post('/evaluate/v1/namespaces/:namespaceKey/boolean', (body, params) =>
+      presentBooleanAsync(evaluation.boolean(decodeEvaluationRequest(body, ns(params)))),
     ),
-    post('/evaluate/v1/namespaces/:namespaceKey/variant', async (x) =>
-      presentVariant(await evaluation.variant(decodeEvaluationRequest(await x.readJson(), ns(x)))),
+    post('/evaluate/v1/namespaces/:namespaceKey/variant', async (body, params) =>
+      presentVariant(await evaluation.variant(decodeEvaluationRequest(body, ns(params)))),
     ),
-    post('/evaluate/v1/namespaces/:namespaceKey/batch', async (x) =>
-      presentBatch(await evaluation.batch(decodeBatchRequest(await x.readJson(), ns(x)))),
+    post('/evaluate/v1/namespaces/:namespaceKey/batch', async (body) =>
+      presentBatch(await evaluation.batch(decodeBatchRequest(body))),
     ),
-    post('/api/v1/evaluate', async (x) =>
-      presentLegacy(await evaluation.legacyEvaluate(decodeLegacyRequest(await x.readJson()))),
+    post('/api/v1/evaluate', async (body) =>
+      presentLegacy(await evaluation.legacyEvaluate(decodeLegacyRequest(body))),
     ),
-    post('/api/v1/namespaces/:namespaceKey/evaluate', async (x) =>
-      presentLegacy(
-        await evaluation.legacyEvaluate(decodeLegacyRequest(await x.readJson(), ns(x))),
-      ),
+    post('/api/v1/namespaces/:namespaceKey/evaluate', async (body, params) =>
+      presentLegacy(await evaluation.legacyEvaluate(decodeLegacyRequest(body, ns(params)))),
     ),
-    post('/api/v1/batch-evaluate', async (x) =>
+    post('/api/v1/batch-evaluate', async (body) =>
+      presentLegacyBatch(await evaluation.legacyBatchEvaluate(decodeLegacyBatchRequest(body))),
+    ),
+    post('/api/v1/namespaces/:namespaceKey/batch-evaluate', async (body, params) =>
       presentLegacyBatch(
-        await evaluation.legacyBatchEvaluate(decodeLegacyBatchRequest(await x.readJson())),
-      ),
-    ),
-    post('/api/v1/namespaces/:namespaceKey/batch-evaluate', async (x) =>
-      presentLegacyBatch(
-        await evaluation.legacyBatchEvaluate(decodeLegacyBatchRequest(await x.readJson(), ns(x))),
+        await evaluation.legacyBatchEvaluate(decodeLegacyBatchRequest(body, ns(params))),
       ),
     ),
     {

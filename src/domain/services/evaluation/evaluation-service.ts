@@ -1,6 +1,7 @@
 import { NotFoundError, ValidationError } from '../../errors';
 import type {
   BatchEvaluationRequest,
+  BooleanResult,
   BatchEvaluationResponse,
   BatchItemResponse,
   BooleanEvaluationResponse,
@@ -61,17 +62,35 @@ export class EvaluationService {
 
   async boolean(req: EvaluationRequest): Promise<BooleanEvaluationResponse> {
     const started = this.deps.stopwatch.nowMs();
-    const compiled = await this.compiledFor(req.namespaceKey, req.flagKey);
-    const result = this.observe(req.namespaceKey, req.flagKey, started, () =>
-      evaluateBoolean(compiled, req),
-    );
-    const response = { ...result, ...this.envelope(req.requestId, started) };
-    this.deps.observer?.evaluated?.({
-      namespaceKey: nsOf(req.namespaceKey),
-      flagKey: req.flagKey,
-      durationMs: response.requestDurationMillis,
-      boolean: response,
-    });
+    // A cached snapshot is used without awaiting anything; only a miss waits for a load.
+    const compiled =
+      this.peekCompiled(req.namespaceKey) ??
+      (await this.compiledFor(req.namespaceKey, req.flagKey));
+    let result: BooleanResult;
+    try {
+      result = evaluateBoolean(compiled, req);
+    } catch (error) {
+      this.failed(req.namespaceKey, req.flagKey, started, error);
+      throw error;
+    }
+    const response: BooleanEvaluationResponse = {
+      enabled: result.enabled,
+      reason: result.reason,
+      flagKey: result.flagKey,
+      segmentKeys: result.segmentKeys,
+      requestId: req.requestId === '' ? this.deps.ids.uuid() : req.requestId,
+      requestDurationMillis: this.deps.stopwatch.nowMs() - started,
+      timestamp: this.deps.clock.now(),
+    };
+    const observer = this.deps.observer;
+    if (observer?.evaluated !== undefined) {
+      observer.evaluated({
+        namespaceKey: nsOf(req.namespaceKey),
+        flagKey: req.flagKey,
+        durationMs: response.requestDurationMillis,
+        boolean: response,
+      });
+    }
     return response;
   }
 
@@ -139,12 +158,17 @@ export class EvaluationService {
     return legacyResponse(req, result, { requestId, requestDurationMillis, timestamp });
   }
 
-  async legacyBatchEvaluate(req: LegacyBatchEvaluationRequest): Promise<LegacyBatchEvaluationResponse> {
+  async legacyBatchEvaluate(
+    req: LegacyBatchEvaluationRequest,
+  ): Promise<LegacyBatchEvaluationResponse> {
     const started = this.deps.stopwatch.nowMs();
     this.checkBatchSize(req.requests.length);
     for (const r of req.requests) {
       if (r.namespaceKey !== '' && r.namespaceKey !== req.namespaceKey) {
-        throw new ValidationError('namespace_key', 'must be the same for all requests if specified');
+        throw new ValidationError(
+          'namespace_key',
+          'must be the same for all requests if specified',
+        );
       }
     }
     const namespaceKey = nsOf(req.namespaceKey);
@@ -196,14 +220,22 @@ export class EvaluationService {
     try {
       return fn();
     } catch (error) {
-      this.deps.observer?.evaluated?.({
-        namespaceKey: nsOf(namespaceKey),
-        flagKey,
-        durationMs: this.deps.stopwatch.nowMs() - started,
-        error,
-      });
+      this.failed(namespaceKey, flagKey, started, error);
       throw error;
     }
+  }
+
+  private failed(namespaceKey: string, flagKey: string, started: number, error: unknown): void {
+    this.deps.observer?.evaluated?.({
+      namespaceKey: nsOf(namespaceKey),
+      flagKey,
+      durationMs: this.deps.stopwatch.nowMs() - started,
+      error,
+    });
+  }
+
+  private peekCompiled(namespaceKey: string): CompiledNamespace | undefined {
+    return this.deps.snapshots.peek(nsOf(namespaceKey))?.compiled;
   }
 
   private async compiledFor(namespaceKey: string, flagKey: string): Promise<CompiledNamespace> {
@@ -213,7 +245,9 @@ export class EvaluationService {
     return snapshot.compiled;
   }
 
-  private async compiledForAll(namespaceKeys: readonly string[]): Promise<Map<string, CompiledNamespace>> {
+  private async compiledForAll(
+    namespaceKeys: readonly string[],
+  ): Promise<Map<string, CompiledNamespace>> {
     const out = new Map<string, CompiledNamespace>();
     for (const ns of new Set(namespaceKeys.map(nsOf))) {
       const snapshot: NamespaceSnapshot | undefined =
@@ -224,7 +258,8 @@ export class EvaluationService {
   }
 }
 
-const flagNotFound = (ns: string, flagKey: string) => new NotFoundError(`flag "${ns}/${flagKey}" not found`);
+const flagNotFound = (ns: string, flagKey: string) =>
+  new NotFoundError(`flag "${ns}/${flagKey}" not found`);
 
 function checkLegacyRequest(req: LegacyEvaluationRequest): void {
   if (req.flagKey === '') throw new ValidationError('flagKey', 'must not be empty');
