@@ -75,6 +75,31 @@ export class Authenticator {
     });
   }
 
+  /**
+   * The cache-hit path without any promise: the caller's authentication when the token's
+   * lookup is cached, undefined when a lookup is needed (then call `authenticate`). Throws
+   * UnauthenticatedError for what is refused without a lookup.
+   */
+  authenticateCached(
+    authorization: string | readonly string[] | undefined,
+    cookie?: string | readonly string[],
+  ): Authentication | undefined {
+    const credential = extractCredential(authorization, cookie);
+    if (credential.kind !== 'token') throw new UnauthenticatedError();
+    const token = credential.token;
+    if (token === '' || token.length > MAX_TOKEN_LENGTH) throw new UnauthenticatedError();
+    const hash = this.options.crypto.hashToken(token);
+    const found = this.known.get(hash);
+    if (found === undefined) {
+      if (this.unknown.get(hash) !== undefined) throw new UnauthenticatedError();
+      return undefined;
+    }
+    if (found.expiresAt !== undefined && isExpired(found.expiresAt, this.options.clock.now())) {
+      throw new UnauthenticatedError();
+    }
+    return found;
+  }
+
   /** HTTP: the `Authorization` header and the `Cookie` header, as received. */
   authenticate(
     authorization: string | readonly string[] | undefined,

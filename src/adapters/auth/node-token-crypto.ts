@@ -13,6 +13,7 @@ export class NodeTokenCrypto implements TokenCrypto {
   }
 
   hashToken(token: string): string {
-    return base64UrlPadded(createHash('sha256').update(token, 'utf8').digest());
+    // A 32-byte digest is 43 base64 characters plus one '=' of padding.
+    return createHash('sha256').update(token, 'utf8').digest('base64url') + '=';
   }
 }

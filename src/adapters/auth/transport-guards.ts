@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type * as grpc from '@grpc/grpc-js';
 import {
   authorizeNamespace,
@@ -117,11 +118,7 @@ export function createHttpAuthGuard(
   authenticator: Authenticator,
   checkedByRoute: ReadonlySet<string>,
 ): RequestGuard {
-  return async (req, ctx: RequestContext): Promise<void> => {
-    const authentication = await authenticator.authenticate(
-      req.headers.authorization,
-      req.headers.cookie,
-    );
+  const accept = (authentication: Authentication, req: IncomingMessage, ctx: RequestContext) => {
     ctx.principal = authentication;
     if (tokenNamespace(authentication) === undefined || checkedByRoute.has(ctx.route)) return;
     if (ctx.route.startsWith('/api/v1/')) {
@@ -133,6 +130,13 @@ export function createHttpAuthGuard(
     } else {
       authorizeNamespace(authentication, UNSCOPED_SERVICE, undefined);
     }
+  };
+  return (req, ctx) => {
+    const { authorization, cookie } = req.headers;
+    // A cached token is answered without creating a promise: this runs on every evaluation.
+    const cached = authenticator.authenticateCached(authorization, cookie);
+    if (cached !== undefined) return accept(cached, req, ctx);
+    return authenticator.authenticate(authorization, cookie).then((a) => accept(a, req, ctx));
   };
 }
 
