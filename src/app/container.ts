@@ -4,7 +4,8 @@ import type { Server as GrpcServer } from '@grpc/grpc-js';
 import { createManagementService } from '../domain/services/management-service';
 import type { ManagementApi } from '../domain/services/api';
 import { EvaluationService, NamespaceSnapshots } from '../domain/services/evaluation';
-import type { Logger, Store } from '../ports';
+import type { Logger, Store, TokenRepository } from '../ports';
+import { createAuthComponents } from '../adapters/auth';
 import { RandomIdGenerator, SystemClock } from '../adapters/system';
 import { createHttpHandler } from '../adapters/http';
 import { bindGrpcServer, createGrpcServer, shutdownGrpcServer } from '../adapters/grpc/server';
@@ -25,6 +26,7 @@ import { createCaching, type CachingAdapters } from '../adapters/cache';
 
 export interface StoreHandle {
   readonly store: Store;
+  readonly tokens: TokenRepository;
   /** True when other processes may write to the same database. */
   readonly shared: boolean;
   /** Names the database for logs and errors, without secrets. */
@@ -76,6 +78,28 @@ export async function startVexil({
     'storage unavailable: the database has not been reached yet',
   );
 
+  const tokens = new Deferred<TokenRepository>(
+    'storage unavailable: the database has not been reached yet',
+  );
+  const tokenConfig = config.authentication.methods.token;
+  const auth = createAuthComponents({
+    required: config.authentication.required,
+    tokenMethodEnabled: tokenConfig.enabled,
+    bootstrap: {
+      token: tokenConfig.bootstrap.token,
+      expirationMs: tokenConfig.bootstrap.expiration,
+    },
+    cleanup: {
+      intervalMs: tokenConfig.cleanup.interval,
+      gracePeriodMs: tokenConfig.cleanup.grace_period,
+    },
+    repository: tokens.proxy,
+    clock,
+    ids,
+    stopwatch,
+    logger,
+  });
+
   const managementApi =
     config.server.mode === 'read-only' ? readOnly(management.proxy) : management.proxy;
 
@@ -94,8 +118,12 @@ export async function startVexil({
       bodyLimitBytes: config.server.max_body_bytes,
       extraRoutes: [
         ...metricsRoutes(metrics),
-        ...createEvaluationRoutes({ evaluation: evaluation.proxy, logger }),
+        ...auth.httpRoutes,
+        ...auth.scopeEvaluationRoutes(
+          createEvaluationRoutes({ evaluation: evaluation.proxy, logger }),
+        ),
       ],
+      guards: auth.httpGuards,
     }),
   );
   const httpPort = await listen(httpServer, config.server.host, config.server.http_port);
@@ -109,6 +137,8 @@ export async function startVexil({
       logger,
       ids,
       evaluation: { api: evaluation.proxy },
+      auth: auth.grpcAuth,
+      ...(auth.grpcAuthenticator ? { authenticator: auth.grpcAuthenticator } : {}),
     });
     grpcPort = await bindGrpcServer(grpcServer, config.server.host, config.server.grpc_port);
   } catch (err) {
@@ -135,60 +165,72 @@ export async function startVexil({
       health.set('NOT_SERVING', `database unreachable: ${reason}`);
       logger.warn('database unreachable, retrying', { attempt, retryInMs: nextDelayMs, reason });
     },
-  }).then((opened) => {
-    handle = opened;
-    const source = traceMethods(opened.store, 'storage');
-    caching = config.caching.enabled ? cachingAdapters(config, logger) : undefined;
-    const snapshots = new NamespaceSnapshots(source, {
-      mode: caching ? 'cached' : opened.shared ? 'version-check' : 'notified',
-      stopwatch,
-      logger,
-      observer: {
-        rebuilt: (ns, ms) => metrics.rebuilt(ns, ms),
-        servedStale: (ns, err) => metrics.servedStale(ns, err),
-        onCacheResult: (backend, result) => metrics.recordCache(backend, result),
-        staleChanged: (stale, detail) => {
-          if (stale)
-            logger.warn('database unreachable: serving the last known good snapshots', { detail });
-          else logger.info('database reachable again');
-          health.set('SERVING', stale ? detail : undefined);
-        },
-      },
-      caching: caching && {
-        ttlMs: config.caching.ttl,
-        scheduler: caching.scheduler,
-        cache: caching.cache,
-        changeFeed: caching.changeFeed,
-      },
-    });
-    stopSnapshots = () => snapshots.close();
-    metrics.observeSnapshotAges(() => snapshots.ages());
-    management.resolve(
-      createManagementService({
-        store: source,
-        notifier: { namespaceChanged: (ns) => snapshots.invalidate(ns) },
+  })
+    .then((opened) => {
+      handle = opened;
+      const source = traceMethods(opened.store, 'storage');
+      caching = config.caching.enabled ? cachingAdapters(config, logger) : undefined;
+      const snapshots = new NamespaceSnapshots(source, {
+        mode: caching ? 'cached' : opened.shared ? 'version-check' : 'notified',
+        stopwatch,
         logger,
-      }),
-    );
-    evaluation.resolve(
-      traceMethods(
-        new EvaluationService({
-          snapshots,
-          clock,
-          ids,
-          stopwatch,
-          maxBatchSize: config.evaluation.max_batch_size,
-          observer: metrics,
+        observer: {
+          rebuilt: (ns, ms) => metrics.rebuilt(ns, ms),
+          servedStale: (ns, err) => metrics.servedStale(ns, err),
+          onCacheResult: (backend, result) => metrics.recordCache(backend, result),
+          staleChanged: (stale, detail) => {
+            if (stale)
+              logger.warn('database unreachable: serving the last known good snapshots', {
+                detail,
+              });
+            else logger.info('database reachable again');
+            health.set('SERVING', stale ? detail : undefined);
+          },
+        },
+        caching: caching && {
+          ttlMs: config.caching.ttl,
+          scheduler: caching.scheduler,
+          cache: caching.cache,
+          changeFeed: caching.changeFeed,
+        },
+      });
+      stopSnapshots = () => snapshots.close();
+      metrics.observeSnapshotAges(() => snapshots.ages());
+      management.resolve(
+        createManagementService({
+          store: source,
+          notifier: { namespaceChanged: (ns) => snapshots.invalidate(ns) },
+          logger,
         }),
-        'evaluation',
-        { resultAttributes: evaluationResultAttributes },
-      ),
-    );
-    health.set('SERVING');
-    logger.info('serving', { database: opened.description });
+      );
+      evaluation.resolve(
+        traceMethods(
+          new EvaluationService({
+            snapshots,
+            clock,
+            ids,
+            stopwatch,
+            maxBatchSize: config.evaluation.max_batch_size,
+            observer: metrics,
+          }),
+          'evaluation',
+          { resultAttributes: evaluationResultAttributes },
+        ),
+      );
+      tokens.resolve(opened.tokens);
+      return auth.start();
+    })
+    .then(() => {
+      health.set('SERVING');
+      logger.info('serving', { database: handle?.description });
+    });
+  ready.catch((err: unknown) => {
+    // A stop during start-up aborts the retries: nothing to report then.
+    if (!starting.signal.aborted) {
+      health.set('NOT_SERVING', 'start-up failed');
+      logger.error('start-up failed', { error: err });
+    }
   });
-  // Start-up failures after the abort are expected; anything else has been logged.
-  ready.catch(() => undefined);
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -199,6 +241,7 @@ export async function startVexil({
       await Promise.all([closeHttp(httpServer, timeout), shutdownGrpcServer(grpcServer, timeout)]);
       await ready.catch(() => undefined);
       stopSnapshots?.();
+      await auth.stop().catch(() => undefined);
       await caching?.close().catch(() => undefined);
       if (handle !== undefined) await handle.store.close();
       await tracing.shutdown().catch(() => undefined);

@@ -9,6 +9,7 @@ import {
 import { openDataSource } from '../adapters/storage/typeorm/data-source';
 import { runMigrations } from '../adapters/storage/typeorm/run-migrations';
 import { TypeormStore } from '../adapters/storage/typeorm/typeorm-store';
+import { TypeormTokenRepository } from '../adapters/storage/typeorm/typeorm-token-repository';
 import { RandomIdGenerator, SystemClock } from '../adapters/system';
 import type { Logger } from '../ports';
 import type { VexilConfig } from './config';
@@ -50,6 +51,7 @@ export async function openStore(config: VexilConfig, logger: Logger): Promise<St
   });
   return {
     store,
+    tokens: new TypeormTokenRepository(dataSource),
     shared: parsed.dialect !== 'sqlite',
     description: describeDatabaseUrl(parsed),
   };

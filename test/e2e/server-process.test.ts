@@ -127,6 +127,28 @@ describe('the vexil program', () => {
     });
   });
 
+  it('requires a client token when authentication is required, and accepts the bootstrap one', async () => {
+    const token = 'bootstrap-token-for-the-e2e-test-0123456789';
+    const vexil = await startVexil({
+      VEXIL_AUTHENTICATION_REQUIRED: 'true',
+      VEXIL_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true',
+      VEXIL_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: token,
+    });
+    try {
+      const anonymous = await fetch(`${vexil.baseUrl}/api/v1/namespaces`);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toBe('request was not authenticated');
+      const authorized = await fetch(`${vexil.baseUrl}/api/v1/namespaces`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(authorized.status).toBe(200);
+      expect((await fetch(`${vexil.baseUrl}/health`)).status).toBe(200);
+      expect(vexil.lines.join('\n')).not.toContain(token);
+    } finally {
+      expect(await vexil.stop()).toBe(0);
+    }
+  });
+
   it('keeps retrying an unreachable database, NOT_SERVING meanwhile, without leaking its password', async () => {
     const vexil = await startVexil(
       {
