@@ -138,6 +138,7 @@ export async function startVexil({
       ids,
       evaluation: { api: evaluation.proxy },
       auth: auth.grpcAuth,
+      recorder: metrics,
       ...(auth.grpcAuthenticator ? { authenticator: auth.grpcAuthenticator } : {}),
     });
     grpcPort = await bindGrpcServer(grpcServer, config.server.host, config.server.grpc_port);

@@ -10,6 +10,7 @@ import { loadProtoDefinitions, serviceDefinition, SERVICE_NAMES } from './proto-
 import {
   wrapUnary,
   type GrpcAuthenticator,
+  type GrpcCallRecorder,
   type GrpcServiceModule,
   type UnaryHandler,
 } from './unary';
@@ -31,6 +32,8 @@ export interface GrpcDeps {
    * Health is never subject to it.
    */
   readonly authenticator?: GrpcAuthenticator;
+  /** Per-call metrics (grpc_server_handled_total, grpc_server_handling_seconds). */
+  readonly recorder?: GrpcCallRecorder;
   /** Passed to grpc.Server (keepalive, message size limits). */
   readonly serverOptions?: grpc.ServerOptions;
 }
@@ -43,7 +46,12 @@ const healthByServer = new WeakMap<grpc.Server, HealthService>();
  */
 export function createGrpcServer(deps: GrpcDeps): grpc.Server {
   const server = new grpc.Server(deps.serverOptions);
-  const wrapperDeps = { logger: deps.logger, ids: deps.ids, authenticator: deps.authenticator };
+  const wrapperDeps = {
+    logger: deps.logger,
+    ids: deps.ids,
+    authenticator: deps.authenticator,
+    recorder: deps.recorder,
+  };
 
   const evaluation = deps.evaluation ? createEvaluationServices(deps.evaluation) : undefined;
   const modules: GrpcServiceModule[] = [

@@ -2,6 +2,13 @@ import * as grpc from '@grpc/grpc-js';
 import type { Authentication } from '../../domain/model';
 import type { IdGenerator, Logger } from '../../ports';
 import { toPublicError } from '../status';
+import {
+  extractGrpcContext,
+  finishGrpcServerSpan,
+  runInContext,
+  startServerSpan,
+  traceIdOf,
+} from '../telemetry/tracing';
 
 /** What a handler knows about the call besides its request message. */
 export interface CallContext {
@@ -54,10 +61,16 @@ export class GrpcStatusError extends Error {
 export const unimplemented = (rpc: string): GrpcStatusError =>
   new GrpcStatusError(grpc.status.UNIMPLEMENTED, `method ${rpc} not implemented`);
 
+/** Where per-call figures go (the metrics registry); optional. */
+export interface GrpcCallRecorder {
+  recordGrpc(service: string, method: string, code: number, seconds: number): void;
+}
+
 export interface UnaryWrapperDeps {
   readonly logger: Logger;
   readonly ids: IdGenerator;
   readonly authenticator?: GrpcAuthenticator;
+  readonly recorder?: GrpcCallRecorder;
 }
 
 const REQUEST_ID_HEADER = 'x-request-id';
@@ -78,21 +91,34 @@ export function wrapUnary<Req, Res>(
   handler: UnaryHandler<Req, Res>,
   deps: UnaryWrapperDeps,
 ): grpc.handleUnaryCall<Req, Res> {
+  const slash = method.lastIndexOf('/');
+  const service = method.slice(1, slash);
+  const rpc = method.slice(slash + 1);
+  const spanAttributes = { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': rpc };
   return (call, callback) => {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(call.metadata, deps.ids);
+    const server = startServerSpan(
+      `${service}/${rpc}`,
+      spanAttributes,
+      extractGrpcContext(call.metadata),
+    );
     const echo = new grpc.Metadata();
     echo.set(REQUEST_ID_HEADER, requestId);
     call.sendMetadata(echo);
 
-    const finish = (code: grpc.status, fields: Record<string, unknown> = {}): void => {
+    const finish = (code: grpc.status, message?: string): void => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      deps.recorder?.recordGrpc(service, rpc, code, durationMs / 1000);
+      const traceId = traceIdOf(server.span);
+      finishGrpcServerSpan(server.span, code, message);
       deps.logger.info('grpc call', {
         method,
         code: grpc.status[code] ?? String(code),
         durationMs: Math.round(durationMs * 1000) / 1000,
         requestId,
-        ...fields,
+        ...(traceId === undefined ? {} : { traceId }),
+        ...(message === undefined ? {} : { error: message }),
       });
     };
 
@@ -107,14 +133,14 @@ export function wrapUnary<Req, Res>(
       return handler(call.request, { method, requestId, metadata: call.metadata, authentication });
     };
 
-    run().then(
+    runInContext(server.context, run).then(
       (response) => {
         finish(grpc.status.OK);
         callback(null, response);
       },
       (err: unknown) => {
         const { code, message } = statusOf(err, method, requestId, deps.logger);
-        finish(code, { error: message });
+        finish(code, message);
         callback({ code, details: message, metadata: new grpc.Metadata() });
       },
     );
