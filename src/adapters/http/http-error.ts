@@ -27,9 +27,14 @@ export const methodNotAllowed = (): HttpError =>
 export const invalidArgument = (message: string): HttpError =>
   new HttpError(GrpcCode.INVALID_ARGUMENT, message);
 
+/** An answer already serialized, exactly as JSON.stringify would have written it. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 /** The JSON text of a body, as every JSON answer of the HTTP surface encodes it. */
 export const jsonText = (body: unknown, trailingNewline = false): string =>
-  JSON.stringify(body) + (trailingNewline ? '\n' : '');
+  (body instanceof RawJson ? body.text : JSON.stringify(body)) + (trailingNewline ? '\n' : '');
 
 /** Writes a JSON body; `trailingNewline` only for /health, which Flipt ends with "\n". */
 export function sendJson(

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EvaluationService } from '../../../domain/services/evaluation';
 import { buildClientSnapshot } from '../../../domain/evaluation';
-import type { BooleanEvaluationResponse } from '../../../domain/model';
+import type { BooleanEvaluationResponse, EvaluationRequest } from '../../../domain/model';
 import type { Logger } from '../../../ports';
 import { sendJson } from '../http-error';
 import type { JsonRoute } from '../http-handler';
@@ -14,7 +14,7 @@ import {
 } from './decode';
 import {
   presentBatch,
-  presentBoolean,
+  presentBooleanJson,
   presentLegacy,
   presentLegacyBatch,
   presentVariant,
@@ -24,7 +24,8 @@ export interface EvaluationRoutesDeps {
   readonly evaluation: Pick<
     EvaluationService,
     'boolean' | 'variant' | 'batch' | 'legacyEvaluate' | 'legacyBatchEvaluate' | 'clientSnapshot'
-  >;
+  > &
+    Partial<Pick<EvaluationService, 'booleanCached'>>;
   readonly logger: Logger;
 }
 
@@ -32,10 +33,24 @@ export interface EvaluationRoutesDeps {
 export const snapshotEtag = (version: number): string =>
   createHash('sha1').update(String(version)).digest('hex');
 
-/** presentBoolean over a pending answer, without an extra async function frame. */
-const presentBooleanAsync = (
-  pending: Promise<BooleanEvaluationResponse>,
-): Promise<ReturnType<typeof presentBoolean>> => pending.then(presentBoolean);
+type BooleanApi = EvaluationRoutesDeps['evaluation'];
+
+/**
+ * The boolean answer, synchronously when the service can give it without waiting
+ * (booleanCached), else through boolean(). A service that is not ready yet may hand back a
+ * rejected promise from either; it is passed on as is, so the error answer is the same.
+ */
+function answerBoolean(evaluation: BooleanApi, req: EvaluationRequest): unknown {
+  const now: unknown = evaluation.booleanCached?.(req);
+  if (now === undefined) return evaluation.boolean(req).then(presentBooleanJson);
+  if (isThenable(now)) return now.then((r) => presentBooleanJson(r as BooleanEvaluationResponse));
+  return presentBooleanJson(now as BooleanEvaluationResponse);
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === 'function';
 
 /**
  * The evaluation routes, served on plain node:http ahead of Express: v2 boolean / variant /
@@ -60,7 +75,7 @@ export function createEvaluationRoutes(deps: EvaluationRoutesDeps): HttpRoute[] 
 
   return [
     post('/evaluate/v1/boolean', (body) =>
-      presentBooleanAsync(evaluation.boolean(decodeEvaluationRequest(body))),
+      answerBoolean(evaluation, decodeEvaluationRequest(body)),
     ),
     post('/evaluate/v1/variant', async (body) =>
       presentVariant(await evaluation.variant(decodeEvaluationRequest(body))),
@@ -69,7 +84,7 @@ export function createEvaluationRoutes(deps: EvaluationRoutesDeps): HttpRoute[] 
       presentBatch(await evaluation.batch(decodeBatchRequest(body))),
     ),
     post('/evaluate/v1/namespaces/:namespaceKey/boolean', (body, params) =>
-      presentBooleanAsync(evaluation.boolean(decodeEvaluationRequest(body, ns(params)))),
+      answerBoolean(evaluation, decodeEvaluationRequest(body, ns(params))),
     ),
     post('/evaluate/v1/namespaces/:namespaceKey/variant', async (body, params) =>
       presentVariant(await evaluation.variant(decodeEvaluationRequest(body, ns(params)))),

@@ -66,6 +66,25 @@ export class EvaluationService {
     const compiled =
       this.peekCompiled(req.namespaceKey) ??
       (await this.compiledFor(req.namespaceKey, req.flagKey));
+    return this.booleanWith(compiled, req, started);
+  }
+
+  /**
+   * boolean() answered synchronously when the namespace's snapshot is cached and usable
+   * right now; undefined otherwise (then boolean() loads it). Same answer, errors and
+   * observer calls as boolean(), without a promise on the hot path.
+   */
+  booleanCached(req: EvaluationRequest): BooleanEvaluationResponse | undefined {
+    const started = this.deps.stopwatch.nowMs();
+    const compiled = this.peekCompiled(req.namespaceKey);
+    return compiled === undefined ? undefined : this.booleanWith(compiled, req, started);
+  }
+
+  private booleanWith(
+    compiled: CompiledNamespace,
+    req: EvaluationRequest,
+    started: number,
+  ): BooleanEvaluationResponse {
     let result: BooleanResult;
     try {
       result = evaluateBoolean(compiled, req);
