@@ -1,7 +1,7 @@
 /*
  * gRPC load generator (run pinned to the load core): keeps CONCURRENCY unary Boolean calls
- * in flight on CHANNELS channels for SECONDS, then prints {"calls":…,"seconds":…,"p50Ms":…,
- * "p99Ms":…,"errors":…} on one line.
+ * in flight on CHANNELS channels for SECONDS, then prints {"calls":…,"total":…,"seconds":…,
+ * "p50Ms":…,"p99Ms":…,"errors":…} on one line (total counts the warm-up calls too).
  *   node dist/bench/grpc/load.js <host:port> <seconds> <concurrency> <channels>
  */
 import * as grpc from '@grpc/grpc-js';
@@ -39,6 +39,7 @@ const requests = entityIds(64).map((entityId) => ({
 }));
 
 let calls = 0;
+let total = 0;
 let errors = 0;
 let next = 0;
 let stopAt = 0;
@@ -53,6 +54,7 @@ function fire(worker: number, done: () => void): void {
   const client = clients[worker % channels] as BooleanClient;
   const started = performance.now();
   client.Boolean(requests[next++ % requests.length] as Record<string, unknown>, (err) => {
+    total++;
     if (measuring) {
       if (err) errors++;
       else calls++;
@@ -78,7 +80,8 @@ async function main(): Promise<void> {
   latencies.sort((a, b) => a - b);
   const at = (q: number): number => latencies[Math.floor(q * (latencies.length - 1))] ?? 0;
   process.stdout.write(
-    JSON.stringify({ calls, seconds: elapsed, p50Ms: at(0.5), p99Ms: at(0.99), errors }) + '\n',
+    JSON.stringify({ calls, total, seconds: elapsed, p50Ms: at(0.5), p99Ms: at(0.99), errors }) +
+      '\n',
   );
   for (const c of clients) c.close();
 }

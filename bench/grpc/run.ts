@@ -8,6 +8,7 @@
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import {
+  cpuSeconds,
   median,
   numberOption,
   requireTool,
@@ -35,7 +36,14 @@ interface LoadResult {
   readonly errors: number;
 }
 
-async function load(port: number): Promise<LoadResult & { perSecond: number }> {
+interface Measured extends LoadResult {
+  readonly perSecond: number;
+  /** Server CPU time per call, in microseconds: the client is usually the bottleneck. */
+  readonly cpuMicros: number;
+}
+
+async function load(port: number, serverPid: number): Promise<Measured> {
+  const cpuBefore = cpuSeconds(serverPid);
   const child = await startNode({
     core: LOAD_CORE,
     script: path.join(__dirname, 'load.js'),
@@ -43,10 +51,16 @@ async function load(port: number): Promise<LoadResult & { perSecond: number }> {
     readyWhen: (l) => typeof l['calls'] === 'number',
     timeoutMs: DURATION * 1000 + 60_000,
   });
+  // Includes the generator's warm-up calls, so it is divided by every call answered.
+  const cpu = cpuSeconds(serverPid) - cpuBefore;
   await child.stop();
-  const result = child.ready as unknown as LoadResult;
+  const result = child.ready as unknown as LoadResult & { total: number };
   if (result.errors > 0) throw new Error(`${result.errors} failed calls under load`);
-  return { ...result, perSecond: result.calls / result.seconds };
+  return {
+    ...result,
+    perSecond: result.calls / result.seconds,
+    cpuMicros: (cpu * 1e6) / result.total,
+  };
 }
 
 const fmt = (n: number, digits = 0): string =>
@@ -75,27 +89,31 @@ async function main(): Promise<void> {
           .map((l) => l.toFixed(2))
           .join(' ')}`,
     );
-    const vexilRuns: number[] = [];
-    const echoRuns: number[] = [];
+    const vexilRuns: Measured[] = [];
+    const echoRuns: Measured[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const v = await load(vexil.grpcPort);
-      const e = await load(echoPort);
-      vexilRuns.push(v.perSecond);
-      echoRuns.push(e.perSecond);
+      const v = await load(vexil.grpcPort, vexil.pid);
+      const e = await load(echoPort, echo.process.pid ?? 0);
+      vexilRuns.push(v);
+      echoRuns.push(e);
       console.log(`round ${round}`);
       console.log(
-        `  vexil Boolean    ${fmt(v.perSecond).padStart(8)} calls/s  p50 ${fmt(v.p50Ms, 2)} ms  p99 ${fmt(v.p99Ms, 2)} ms`,
+        `  vexil Boolean    ${fmt(v.perSecond).padStart(8)} calls/s  p50 ${fmt(v.p50Ms, 2)} ms  p99 ${fmt(v.p99Ms, 2)} ms  cpu ${fmt(v.cpuMicros, 1)} µs/call`,
       );
       console.log(
-        `  grpc-js fixed    ${fmt(e.perSecond).padStart(8)} calls/s  p50 ${fmt(e.p50Ms, 2)} ms  p99 ${fmt(e.p99Ms, 2)} ms  ratio ${(v.perSecond / e.perSecond).toFixed(3)}`,
+        `  grpc-js fixed    ${fmt(e.perSecond).padStart(8)} calls/s  p50 ${fmt(e.p50Ms, 2)} ms  p99 ${fmt(e.p99Ms, 2)} ms  cpu ${fmt(e.cpuMicros, 1)} µs/call  ratio ${(v.perSecond / e.perSecond).toFixed(3)}`,
       );
     }
-    const v = median(vexilRuns);
-    const e = median(echoRuns);
+    const v = median(vexilRuns.map((x) => x.perSecond));
+    const e = median(echoRuns.map((x) => x.perSecond));
+    const vCpu = median(vexilRuns.map((x) => x.cpuMicros));
+    const eCpu = median(echoRuns.map((x) => x.cpuMicros));
     console.log(`\nmedians of ${ROUNDS} rounds`);
-    console.log(`  vexil Boolean   ${fmt(v)} calls/s`);
-    console.log(`  grpc-js fixed   ${fmt(e)} calls/s`);
-    console.log(`  ratio           ${(v / e).toFixed(3)}`);
+    console.log(`  vexil Boolean   ${fmt(v)} calls/s  cpu ${fmt(vCpu, 1)} µs/call`);
+    console.log(`  grpc-js fixed   ${fmt(e)} calls/s  cpu ${fmt(eCpu, 1)} µs/call`);
+    console.log(
+      `  ratio           ${(v / e).toFixed(3)} (calls/s)  ${(eCpu / vCpu).toFixed(3)} (cpu)`,
+    );
   } finally {
     for (const child of children.reverse()) await child.stop();
   }
