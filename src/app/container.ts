@@ -124,6 +124,8 @@ export async function startVexil({
         ),
       ],
       guards: auth.httpGuards,
+      recorder: metrics.enabled ? metrics : undefined,
+      accessLog: config.log.level === 'debug' || config.log.level === 'info',
     }),
   );
   const httpPort = await listen(httpServer, config.server.host, config.server.http_port);

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../ports';
-import { requestContext, type RequestContext } from './request-context';
+import { finishHttpServerSpan, traceIdOf } from '../telemetry/tracing';
+import { requestContext, UNMATCHED_ROUTE, type RequestContext } from './request-context';
+
+/** Where per-request figures go (the metrics registry). */
+export interface HttpRecorder {
+  recordHttp(method: string, route: string | undefined, status: number, seconds: number): void;
+}
 
 export interface AccessLogEntry {
   readonly method: string;
@@ -44,23 +50,46 @@ export function logAccessOnFinish(
 }
 
 /**
- * logAccessOnFinish for a whole handler: the listener is made once, not per request, and
- * only 'close' is listened to, since a response emits it once, after 'finish' when it
- * completed (then `writableFinished` is true) or alone when the client went away. The
- * request's context is the one createRequestContext registered for `res.req`.
+ * What happens once per request when its response is done (or the client went away): the
+ * metrics, the end of the server span, and the access line. The listener is made once per
+ * handler, not per request, and only 'close' is listened to, since a response emits it once,
+ * after 'finish' when it completed (then `writableFinished` is true) or alone when the client
+ * went away. Returns undefined when there is nothing to do. The request's context is the one
+ * createRequestContext registered for `res.req`.
  */
-export function accessLogger(logger: Logger): (res: ServerResponse) => void {
+export function requestFinisher(options: {
+  /** undefined: no access line (the logger's level would drop it). */
+  readonly logger?: Logger;
+  readonly recorder?: HttpRecorder;
+  readonly tracing: boolean;
+}): ((res: ServerResponse) => void) | undefined {
+  const { logger, recorder, tracing } = options;
+  if (logger === undefined && recorder === undefined && !tracing) return undefined;
   function onClose(this: ServerResponse): void {
     const req = this.req;
     const ctx = requestContext(req);
     if (ctx === undefined) return;
+    const method = req.method ?? '';
+    const status = this.statusCode;
     const durationMs = Number(process.hrtime.bigint() - ctx.startedAt) / 1e6;
-    logger.info('http request', {
-      method: req.method ?? '',
+    recorder?.recordHttp(
+      method,
+      ctx.route === UNMATCHED_ROUTE ? undefined : ctx.route,
+      status,
+      durationMs / 1000,
+    );
+    let traceId: string | undefined;
+    if (ctx.span !== undefined) {
+      traceId = traceIdOf(ctx.span);
+      finishHttpServerSpan(ctx.span, method, ctx.route, status);
+    }
+    logger?.info('http request', {
+      method,
       route: ctx.route,
-      status: this.statusCode,
+      status,
       durationMs: Math.round(durationMs * 1000) / 1000,
       requestId: ctx.requestId,
+      traceId,
       aborted: !this.writableFinished || undefined,
     });
   }

@@ -1,13 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ManagementApi } from '../../domain/services/api';
 import type { HealthReporter, IdGenerator, Logger } from '../../ports';
-import { accessLogger } from './access-log';
+import { requestFinisher, type HttpRecorder } from './access-log';
+import {
+  extractHttpContext,
+  runInContext,
+  startServerSpan,
+  tracingActive,
+} from '../telemetry/tracing';
 import { healthRoute } from './health-route';
 import { jsonText, methodNotAllowed, sendJsonText, writeError } from './http-error';
 import { createManagementApp } from './management-app';
 import { parseJsonBody } from './parse-json';
 import { bodyTooLarge, discard, readBody } from './read-body';
 import {
+  attachServerSpan,
   beginRequest,
   createRequestContext,
   REQUEST_ID_HEADER,
@@ -42,6 +49,8 @@ export interface HttpDeps {
    * before its transport discards a line below the level, about 8 µs a request. Default true.
    */
   readonly accessLog?: boolean;
+  /** Per-request metrics (vexil_http_requests_total, latency). */
+  readonly recorder?: HttpRecorder;
 }
 
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -60,7 +69,7 @@ export interface JsonRoute extends HttpRoute {
 const isJsonRoute = (route: HttpRoute): route is JsonRoute =>
   typeof (route as Partial<JsonRoute>).answer === 'function';
 
-const noAccessLog = (): void => undefined;
+const nothingToFinish = (): void => undefined;
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -73,11 +82,17 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
   const routes = [healthRoute(deps.health), ...(deps.extraRoutes ?? [])];
   const table = new RouteTable(routes);
   const app = createManagementApp(deps);
-  const logAccess = deps.accessLog === false ? noAccessLog : accessLogger(deps.logger);
+  const tracing = tracingActive();
+  const logAccess =
+    requestFinisher({
+      logger: deps.accessLog === false ? undefined : deps.logger,
+      recorder: deps.recorder,
+      tracing,
+    }) ?? nothingToFinish;
   const exact = exactJsonRoutes(routes);
   const serve: JsonServer = { deps, guards: deps.guards ?? [] };
 
-  return (req, res) => {
+  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
     // The common case first: a parameterless JSON route hit by its exact path and method.
     const url = req.url ?? '/';
     const direct = exact.get(url);
@@ -104,6 +119,20 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
     } else {
       void app(req, res);
     }
+  };
+
+  if (!tracing) return dispatch;
+  // With tracing on, every request runs inside its server span (W3C trace-context from the
+  // caller's headers), so evaluation and storage spans become its children.
+  return (req, res) => {
+    const method = req.method ?? 'GET';
+    const server = startServerSpan(
+      method,
+      { 'http.request.method': method },
+      extractHttpContext(req.headers),
+    );
+    attachServerSpan(req, server.span, server.context);
+    runInContext(server.context, () => dispatch(req, res));
   };
 }
 
@@ -213,7 +242,13 @@ class JsonExchange {
         : (this.first ?? Buffer.alloc(0));
     let answer: unknown;
     try {
-      answer = this.route.answer(parseJsonBody(body), this.params);
+      const parsed = parseJsonBody(body);
+      // Body events fire in the socket's async context: re-enter the request's trace.
+      const traceContext = this.ctx.traceContext;
+      answer =
+        traceContext === undefined
+          ? this.route.answer(parsed, this.params)
+          : runInContext(traceContext, () => this.route.answer(parsed, this.params));
     } catch (err) {
       this.fail(err);
       return;

@@ -7,7 +7,13 @@ export {
   sendJson,
   writeError,
 } from './http-error';
-export { accessLogEntry, logAccessOnFinish, type AccessLogEntry } from './access-log';
+export {
+  accessLogEntry,
+  logAccessOnFinish,
+  requestFinisher,
+  type AccessLogEntry,
+  type HttpRecorder,
+} from './access-log';
 export { readBody, bodyTooLarge } from './read-body';
 export { parseJsonBody, scanJsonValue } from './parse-json';
 export {

@@ -51,10 +51,15 @@ export function createLogger(options: LoggingOptions): Logger & { close(): void 
     ? new winston.transports.Stream({ stream: options.stream })
     : new winston.transports.Console();
   const w = winston.createLogger({ level: options.level, format, transports: [transport] });
+  // winston runs the whole format pipeline before its transport drops a line below the
+  // level; checking first makes a disabled level cost nothing.
+  const debug = w.isLevelEnabled('debug');
+  const info = w.isLevelEnabled('info');
+  const warn = w.isLevelEnabled('warn');
   return {
-    debug: (m, f) => void w.debug(m, f),
-    info: (m, f) => void w.info(m, f),
-    warn: (m, f) => void w.warn(m, f),
+    debug: (m, f) => void (debug && w.debug(m, f)),
+    info: (m, f) => void (info && w.info(m, f)),
+    warn: (m, f) => void (warn && w.warn(m, f)),
     error: (m, f) => void w.error(m, f),
     close: () => w.close(),
   };

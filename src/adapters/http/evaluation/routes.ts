@@ -89,8 +89,8 @@ export function createEvaluationRoutes(deps: EvaluationRoutesDeps): HttpRoute[] 
     post('/evaluate/v1/namespaces/:namespaceKey/variant', async (body, params) =>
       presentVariant(await evaluation.variant(decodeEvaluationRequest(body, ns(params)))),
     ),
-    post('/evaluate/v1/namespaces/:namespaceKey/batch', async (body) =>
-      presentBatch(await evaluation.batch(decodeBatchRequest(body))),
+    post('/evaluate/v1/namespaces/:namespaceKey/batch', async (body, params) =>
+      presentBatch(await evaluation.batch(decodeBatchRequest(body, ns(params)))),
     ),
     post('/api/v1/evaluate', async (body) =>
       presentLegacy(await evaluation.legacyEvaluate(decodeLegacyRequest(body))),

@@ -1,0 +1,104 @@
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
+import { startVexil, type VexilProcess } from '../support/vexil-process';
+
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const PARENT_SPAN = '00f067aa0ba902b7';
+const traceparent = `00-${TRACE_ID}-${PARENT_SPAN}-01`;
+
+const byParent = (spans: readonly ReceivedSpan[], parent: string) =>
+  spans.filter((s) => s.parentSpanId === parent && s.traceId === TRACE_ID);
+
+describe('tracing through the running server', () => {
+  let receiver: OtlpReceiver;
+  let vexil: VexilProcess;
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    vexil = await startVexil({
+      VEXIL_TRACING_ENABLED: 'true',
+      VEXIL_TRACING_OTLP_ENDPOINT: receiver.endpoint,
+    });
+  });
+
+  afterAll(async () => {
+    await vexil?.stop();
+    await receiver?.close();
+  });
+
+  it('exports HTTP and gRPC server spans under the caller’s trace, with evaluation and storage children', async () => {
+    const post = (path: string, body: object) =>
+      fetch(`${vexil.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { traceparent },
+        body: JSON.stringify(body),
+      });
+    expect(
+      (
+        await post('/api/v1/namespaces/default/flags', {
+          key: 'traced',
+          name: 'Traced',
+          type: 'BOOLEAN_FLAG_TYPE',
+          enabled: true,
+        })
+      ).status,
+    ).toBe(200);
+    expect((await post('/evaluate/v1/boolean', { flagKey: 'traced', entityId: 'e1' })).status).toBe(
+      200,
+    );
+
+    const def = protoLoader.loadSync(
+      join(__dirname, '../../src/adapters/grpc/proto/evaluation.proto'),
+      { keepCase: false, enums: String, defaults: true, oneofs: true },
+    );
+    const pkg = grpc.loadPackageDefinition(def) as unknown as {
+      flipt: { evaluation: { EvaluationService: grpc.ServiceClientConstructor } };
+    };
+    const client = new pkg.flipt.evaluation.EvaluationService(
+      `127.0.0.1:${vexil.grpcPort}`,
+      grpc.credentials.createInsecure(),
+    ) as unknown as grpc.Client & {
+      boolean(
+        req: object,
+        md: grpc.Metadata,
+        cb: (e: Error | null, r: { enabled: boolean }) => void,
+      ): void;
+    };
+    const md = new grpc.Metadata();
+    md.set('traceparent', traceparent);
+    const answer = await new Promise<{ enabled: boolean }>((resolve, reject) =>
+      client.boolean({ flagKey: 'traced', entityId: 'e1' }, md, (e, r) =>
+        e ? reject(e) : resolve(r),
+      ),
+    );
+    client.close();
+    expect(answer.enabled).toBe(true);
+
+    // Stopping flushes the batch exporter.
+    expect(await vexil.stop()).toBe(0);
+    await receiver.waitFor((spans) => byParent(spans, PARENT_SPAN).length >= 3, 10_000);
+
+    const servers = byParent(receiver.spans, PARENT_SPAN);
+    const names = servers.map((s) => s.name);
+    expect(names).toEqual(expect.arrayContaining(['flipt.evaluation.EvaluationService/Boolean']));
+    const httpSpans = servers.filter((s) => s.attributes['http.request.method'] === 'POST');
+    expect(httpSpans).toHaveLength(2);
+    for (const server of servers) {
+      expect(server.kind).toBe(2); // SERVER
+      const children = byParent(receiver.spans, server.spanId);
+      expect(children.length).toBeGreaterThan(0);
+    }
+    const evaluations = receiver.spans.filter((s) => s.name === 'evaluation.boolean');
+    expect(evaluations.length).toBeGreaterThanOrEqual(2);
+    for (const e of evaluations) {
+      expect(servers.map((s) => s.spanId)).toContain(e.parentSpanId);
+      expect(e.attributes['flipt.flag']).toBe('traced');
+      expect(e.attributes['flipt.namespace']).toBe('default');
+    }
+    const storage = receiver.spans.filter((s) => s.name.startsWith('storage.'));
+    expect(storage.map((s) => s.name)).toEqual(expect.arrayContaining(['storage.createFlag']));
+    expect(receiver.spans.every((s) => s.resource['service.name'] === 'vexil')).toBe(true);
+  });
+});
