@@ -174,6 +174,12 @@ export class EvaluationService {
       evaluateVariant(compiled, req),
     );
     const { requestId, requestDurationMillis, timestamp } = this.envelope(req.requestId, started);
+    this.deps.observer?.evaluated?.({
+      namespaceKey: nsOf(req.namespaceKey),
+      flagKey: req.flagKey,
+      durationMs: requestDurationMillis,
+      variant: result,
+    });
     return legacyResponse(req, result, { requestId, requestDurationMillis, timestamp });
   }
 
@@ -200,9 +206,21 @@ export class EvaluationService {
         if (snapshot === undefined) throw flagNotFound(namespaceKey, r.flagKey);
         result = evaluateVariant(snapshot.compiled, r);
       } catch (err) {
+        this.deps.observer?.evaluated?.({
+          namespaceKey,
+          flagKey: r.flagKey,
+          durationMs: this.deps.stopwatch.nowMs() - started,
+          error: err,
+        });
         if (err instanceof NotFoundError && req.excludeNotFound) continue;
         throw err;
       }
+      this.deps.observer?.evaluated?.({
+        namespaceKey,
+        flagKey: r.flagKey,
+        durationMs: this.deps.stopwatch.nowMs() - started,
+        variant: result,
+      });
       responses.push(
         legacyResponse(r, result, {
           requestId: '',
