@@ -10,6 +10,7 @@ import {
 import { UnauthenticatedError } from '../../domain/errors';
 import type { Authentication } from '../../domain/model';
 import type { GrpcAuthenticator } from '../grpc/unary';
+import type { JsonRoute } from '../http/http-handler';
 import type { RequestContext } from '../http/request-context';
 import type { HttpExchange, HttpRoute, RequestGuard } from '../http/route-table';
 import { splitTarget } from '../http/route-table';
@@ -152,37 +153,62 @@ export function scopeEvaluationRoutes(
 ): HttpRoute[] {
   return routes.map((route) => {
     registry.add(route.pattern);
-    // Only the HttpRoute fields are carried over: any other shortcut a route offers the handler
-    // would bypass this check.
-    return {
+    const service = route.pattern.startsWith('/api/v1/') ? FLIPT : EVALUATION;
+    /** The caller, once checked against what is known before the body is read. */
+    const callerOf = (ctx: RequestContext, params: Readonly<Record<string, string>>) => {
+      const caller = ctx.principal as Authentication | undefined;
+      // Only reached when authentication is required, after the guard: no caller, no call.
+      if (caller === undefined) throw new UnauthenticatedError();
+      if (tokenNamespace(caller) === undefined) return undefined;
+      if (route.method === 'GET') {
+        const key = params['namespaceKey'] ?? params['key'] ?? '';
+        authorizeNamespace(caller, 'flipt.evaluation.DataService', [key]);
+        return undefined;
+      }
+      return caller;
+    };
+    const handle = (x: HttpExchange) => {
+      const caller = callerOf(x.ctx, x.params);
+      if (caller === undefined) return route.handle(x);
+      return route.handle({
+        ...x,
+        readJson: async () => {
+          const body = await x.readJson();
+          authorizeNamespace(
+            caller,
+            service,
+            evaluationNamespaceKeys(route.pattern, x.params, body),
+          );
+          return body;
+        },
+      });
+    };
+    // Only the HttpRoute fields and `answer` (wrapped with the same check, on the parsed body)
+    // are carried over: any other shortcut a route offers the handler would bypass the check.
+    const answer = (route as Partial<JsonRoute>).answer;
+    const scoped: HttpRoute & Partial<Pick<JsonRoute, 'answer'>> = {
       method: route.method,
       pattern: route.pattern,
       ...(route.public === undefined ? {} : { public: route.public }),
-      handle: (x: HttpExchange) => {
-        const caller = x.ctx.principal as Authentication | undefined;
-        // Only reached when authentication is required, after the guard: no caller, no call.
-        if (caller === undefined) throw new UnauthenticatedError();
-        if (tokenNamespace(caller) === undefined) return route.handle(x);
-        if (route.method === 'GET') {
-          const key = x.params['namespaceKey'] ?? x.params['key'] ?? '';
-          authorizeNamespace(caller, 'flipt.evaluation.DataService', [key]);
-          return route.handle(x);
-        }
-        const service = route.pattern.startsWith('/api/v1/') ? FLIPT : EVALUATION;
-        return route.handle({
-          ...x,
-          readJson: async () => {
-            const body = await x.readJson();
+      handle,
+    };
+    if (answer !== undefined) {
+      return {
+        ...scoped,
+        answer: (body: unknown, params: Readonly<Record<string, string>>, ctx: RequestContext) => {
+          const caller = callerOf(ctx, params);
+          if (caller !== undefined) {
             authorizeNamespace(
               caller,
               service,
-              evaluationNamespaceKeys(route.pattern, x.params, body),
+              evaluationNamespaceKeys(route.pattern, params, body),
             );
-            return body;
-          },
-        });
-      },
-    };
+          }
+          return answer(body, params, ctx);
+        },
+      };
+    }
+    return scoped;
   });
 }
 

@@ -62,8 +62,15 @@ export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * same thing through the generic exchange; it is what runs when the route is used elsewhere.
  */
 export interface JsonRoute extends HttpRoute {
-  /** The 200 answer (or a promise of it) for a parsed body; throwing answers an error. */
-  readonly answer: (body: unknown, params: Readonly<Record<string, string>>) => unknown;
+  /**
+   * The 200 answer (or a promise of it) for a parsed body; throwing answers an error. `ctx`
+   * carries what the guards established (the caller), for checks that need the body too.
+   */
+  readonly answer: (
+    body: unknown,
+    params: Readonly<Record<string, string>>,
+    ctx: RequestContext,
+  ) => unknown;
 }
 
 const isJsonRoute = (route: HttpRoute): route is JsonRoute =>
@@ -247,8 +254,8 @@ class JsonExchange {
       const traceContext = this.ctx.traceContext;
       answer =
         traceContext === undefined
-          ? this.route.answer(parsed, this.params)
-          : runInContext(traceContext, () => this.route.answer(parsed, this.params));
+          ? this.route.answer(parsed, this.params, this.ctx)
+          : runInContext(traceContext, () => this.route.answer(parsed, this.params, this.ctx));
     } catch (err) {
       this.fail(err);
       return;

@@ -61,14 +61,11 @@ export function createEvaluationRoutes(deps: EvaluationRoutesDeps): HttpRoute[] 
   const { evaluation } = deps;
   // JSON routes: the handler reads, parses and answers them on its lean path; `handle` is
   // the same thing through the generic exchange.
-  const post = (
-    pattern: string,
-    answer: (body: unknown, params: Readonly<Record<string, string>>) => unknown,
-  ): JsonRoute => ({
+  const post = (pattern: string, answer: JsonRoute['answer']): JsonRoute => ({
     method: 'POST',
     pattern,
     answer,
-    handle: async (x) => sendJson(x.res, 200, await answer(await x.readJson(), x.params)),
+    handle: async (x) => sendJson(x.res, 200, await answer(await x.readJson(), x.params, x.ctx)),
   });
   const ns = (params: Readonly<Record<string, string>>): string | undefined =>
     params['namespaceKey'];
