@@ -7,6 +7,8 @@ import { UnavailableError } from '../domain/errors';
  */
 export class Deferred<T extends object> {
   private target: T | undefined;
+  /** Methods of the target bound once, not on every call through the proxy. */
+  private readonly bound = new Map<string | symbol, unknown>();
   readonly proxy: T;
 
   constructor(private readonly notReadyMessage: string) {
@@ -16,14 +18,20 @@ export class Deferred<T extends object> {
         if (target === undefined) {
           return () => Promise.reject(new UnavailableError(this.notReadyMessage));
         }
+        const known = this.bound.get(prop);
+        if (known !== undefined) return known;
         const value = (target as Record<string | symbol, unknown>)[prop];
-        return typeof value === 'function' ? value.bind(target) : value;
+        if (typeof value !== 'function') return value;
+        const bound: unknown = value.bind(target);
+        this.bound.set(prop, bound);
+        return bound;
       },
     });
   }
 
   resolve(target: T): void {
     this.target = target;
+    this.bound.clear();
   }
 
   get ready(): boolean {

@@ -17,11 +17,22 @@ export function formatMicros(micros: number): string {
 /** Wall-clock time at microsecond resolution, never going backwards within a process. */
 export class SystemClock implements Clock {
   private last = 0;
+  /** 'YYYY-MM-DDTHH:MM:SS.' of the second `second` (epoch seconds): most calls share it. */
+  private second = Number.NaN;
+  private secondText = '';
 
   now(): string {
     let micros = Math.floor((performance.timeOrigin + performance.now()) * 1000);
     if (micros <= this.last) micros = this.last + 1;
     this.last = micros;
-    return formatMicros(micros);
+    const second = Math.floor(micros / 1_000_000);
+    if (second !== this.second) {
+      this.second = second;
+      this.secondText = formatMicros(second * 1_000_000).slice(0, 20);
+    }
+    const frac = String(micros - second * 1_000_000);
+    return `${this.secondText}${ZEROS.slice(frac.length)}${frac}Z`;
   }
 }
+
+const ZEROS = '000000';

@@ -141,6 +141,8 @@ const MAX_SHAPES = 256;
  */
 export class JsonLineEncoder {
   private readonly shapes = new Map<string, Shape>();
+  /** The shape of the previous line: access lines follow one another with the same keys. */
+  private lastShape: Shape | undefined;
   private lastMs = -1;
   private lastIso = '';
 
@@ -183,9 +185,11 @@ export class JsonLineEncoder {
   }
 
   private shapeOf(keys: readonly string[]): Shape | undefined {
+    const last = this.lastShape;
+    if (last !== undefined && sameKeys(last.keys, keys)) return last;
     const id = keys.join('\n');
     const known = this.shapes.get(id);
-    if (known !== undefined && sameKeys(known.keys, keys)) return known;
+    if (known !== undefined && sameKeys(known.keys, keys)) return (this.lastShape = known);
     for (const key of keys) if (RESERVED.has(key)) return undefined;
     const all = [...keys, 'level', 'message', 'timestamp'].sort();
     const slots = all.map((key): Slot => {
@@ -195,7 +199,7 @@ export class JsonLineEncoder {
     });
     const shape = { keys: [...keys], slots };
     if (this.shapes.size < MAX_SHAPES) this.shapes.set(id, shape);
-    return shape;
+    return (this.lastShape = shape);
   }
 }
 

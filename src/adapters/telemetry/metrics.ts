@@ -167,6 +167,12 @@ interface FlagSeries {
   readonly booleanFalse: Map<string, CounterSeries>;
 }
 
+/** The two series one HTTP request updates. */
+interface HttpSeries {
+  readonly requests: CounterSeries;
+  readonly duration: HistogramSeries;
+}
+
 class PrometheusMetrics implements Metrics {
   readonly enabled = true;
   readonly contentType = PROMETHEUS_CONTENT_TYPE;
@@ -196,6 +202,8 @@ class PrometheusMetrics implements Metrics {
   private flagCount = 0;
   private overflowFlag: FlagSeries | undefined;
   private readonly statusText = new Map<number, string>();
+  /** HTTP series by route label, request method and status code. */
+  private readonly httpSeries = new Map<string, Map<string, Map<number, HttpSeries>>>();
   private readonly pools = new Map<string, () => DbPoolStats>();
 
   constructor(options: MetricsOptions) {
@@ -366,19 +374,43 @@ class PrometheusMetrics implements Metrics {
   }
 
   recordHttp(method: string, route: string | undefined, status: number, seconds: number): void {
-    const m = HTTP_METHODS.has(method) ? method : 'other';
     const routeLabel = route === undefined || route === '' ? UNMATCHED_ROUTE_LABEL : route;
+    // Every request lands here: its two series are found by three map lookups on the raw
+    // values (route, method, status) instead of the label trees with their argument arrays.
+    let byMethod = this.httpSeries.get(routeLabel);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      if (this.httpSeries.size < this.maxSeries) this.httpSeries.set(routeLabel, byMethod);
+    }
+    let byStatus = byMethod.get(method);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      if (byMethod.size <= HTTP_METHODS.size) byMethod.set(method, byStatus);
+    }
+    let series = byStatus.get(status);
+    if (series === undefined) {
+      series = this.httpSeriesFor(method, routeLabel, status);
+      if (byStatus.size < 600) byStatus.set(status, series);
+    }
+    series.requests.value++;
+    this.httpDuration.observeSeries(series.duration, seconds);
+    // Flipt counts every failed API call (its HTTP gateway runs through the gRPC
+    // interceptors); requests that matched no route never reached an API there.
+    if (status >= 400 && routeLabel !== UNMATCHED_ROUTE_LABEL) this.serverErrors.value++;
+  }
+
+  private httpSeriesFor(method: string, routeLabel: string, status: number): HttpSeries {
+    const m = HTTP_METHODS.has(method) ? method : 'other';
     let statusLabel = this.statusText.get(status);
     if (statusLabel === undefined) {
       statusLabel =
         Number.isInteger(status) && status >= 100 && status < 600 ? String(status) : 'other';
       if (this.statusText.size < 600) this.statusText.set(status, statusLabel);
     }
-    this.httpRequests.labels(m, routeLabel, statusLabel).value++;
-    this.httpDuration.observe(seconds, m, routeLabel, statusLabel);
-    // Flipt counts every failed API call (its HTTP gateway runs through the gRPC
-    // interceptors); requests that matched no route never reached an API there.
-    if (status >= 400 && routeLabel !== UNMATCHED_ROUTE_LABEL) this.serverErrors.value++;
+    return {
+      requests: this.httpRequests.labels(m, routeLabel, statusLabel),
+      duration: this.httpDuration.labels(m, routeLabel, statusLabel),
+    };
   }
 
   recordGrpc(service: string, method: string, code: number | string, seconds: number): void {
