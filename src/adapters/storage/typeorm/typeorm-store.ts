@@ -21,6 +21,7 @@ import type {
   Distribution,
   Flag,
   ListFlagsRequest,
+  ListRequest,
   ListNamespacesRequest,
   ListRolloutsRequest,
   ListRulesRequest,
@@ -105,6 +106,17 @@ const WRITE_ATTEMPTS = 4;
  * lock this takes serializes writers of a namespace, which is what makes check-then-write
  * sequences (rollout rank uniqueness, in-use checks) safe under concurrency.
  */
+/** A table read with its child rows (flags/variants, segments/constraints). */
+interface ParentTable<T> {
+  readonly table: string;
+  readonly cols: string;
+  readonly children: string;
+  readonly childCols: string;
+  readonly childKey: string;
+  readonly notFound: (namespaceKey: string, key: string) => string;
+  readonly build: (row: Row, children: readonly Row[]) => T;
+}
+
 export class TypeormStore implements Store {
   private readonly dialect: DatabaseDialect;
   private readonly d: SqlDialect;
@@ -240,6 +252,83 @@ export class TypeormStore implements Store {
       rows.push(...(await fn(chunk.map(() => '?').join(', '), chunk)));
     }
     return rows;
+  }
+
+  // Flags with their variants and segments with their constraints are read the same way:
+  // the parent row(s), then their children in creation order, grouped by parent key.
+  private readonly flagTable: ParentTable<Flag> = {
+    table: 'flags',
+    cols: FLAG_COLS,
+    children: 'variants',
+    childCols: VARIANT_COLS,
+    childKey: 'flag_key',
+    notFound: (ns, key) => `flag "${ns}/${key}" not found`,
+    build: (row, children) =>
+      this.map.flag(
+        row,
+        children.map((v) => this.map.variant(v)),
+      ),
+  };
+
+  private readonly segmentTable: ParentTable<Segment> = {
+    table: 'segments',
+    cols: SEGMENT_COLS,
+    children: 'constraints',
+    childCols: CONSTRAINT_COLS,
+    childKey: 'segment_key',
+    notFound: (ns, key) => `segment "${ns}/${key}" not found`,
+    build: (row, children) =>
+      this.map.segment(
+        row,
+        children.map((c) => this.map.constraint(c)),
+      ),
+  };
+
+  private async parentIn<T>(
+    tx: Tx,
+    t: ParentTable<T>,
+    namespaceKey: string,
+    key: string,
+  ): Promise<T> {
+    const rows = await tx.all(
+      `SELECT ${t.cols} FROM ${t.table} WHERE namespace_key = ? AND "key" = ?`,
+      [namespaceKey, key],
+    );
+    const row = rows[0];
+    if (!row) throw new NotFoundError(t.notFound(namespaceKey, key));
+    const children = await tx.all(
+      `SELECT ${t.childCols} FROM ${t.children} WHERE namespace_key = ? AND ${t.childKey} = ? ORDER BY created_at, id`,
+      [namespaceKey, key],
+    );
+    return t.build(row, children);
+  }
+
+  private async parentPage<T extends { readonly key: string }>(
+    tx: Tx,
+    t: ParentTable<T>,
+    req: ListRequest & { readonly namespaceKey: string },
+  ): Promise<Page<T>> {
+    const window = pageWindow(req);
+    const p = [req.namespaceKey];
+    const total = await this.count(
+      tx,
+      `SELECT COUNT(*) AS n FROM ${t.table} WHERE namespace_key = ?`,
+      p,
+    );
+    const rows = await tx.all(
+      `SELECT ${t.cols} FROM ${t.table} WHERE namespace_key = ? ORDER BY created_at, "key"${this.windowSql(window)}`,
+      p,
+    );
+    const keys = rows.map((r) => String(r['key']));
+    const childRows = await this.inChunks(tx, keys, (ph, chunk) =>
+      tx.all(
+        `SELECT ${t.childCols} FROM ${t.children} WHERE namespace_key = ? AND ${t.childKey} IN (${ph}) ORDER BY created_at, id`,
+        [req.namespaceKey, ...chunk],
+      ),
+    );
+    const byParent = groupBy(childRows, t.childKey);
+    const items = rows.map((r) => t.build(r, byParent.get(String(r['key'])) ?? []));
+    return pageOf(items, window, (item) => item.key, total);
   }
 
   private async count(tx: Tx, sql: string, params: readonly unknown[]): Promise<number> {
@@ -469,52 +558,12 @@ export class TypeormStore implements Store {
     return this.read((tx) => this.flagIn(tx, namespaceKey, key));
   }
 
-  private async flagIn(tx: Tx, namespaceKey: string, key: string): Promise<Flag> {
-    const rows = await tx.all(
-      `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? AND "key" = ?`,
-      [namespaceKey, key],
-    );
-    const row = rows[0];
-    if (!row) throw new NotFoundError(`flag "${namespaceKey}/${key}" not found`);
-    const variants = await tx.all(
-      `SELECT ${VARIANT_COLS} FROM variants WHERE namespace_key = ? AND flag_key = ? ORDER BY created_at, id`,
-      [namespaceKey, key],
-    );
-    return this.map.flag(
-      row,
-      variants.map((v) => this.map.variant(v)),
-    );
+  private flagIn(tx: Tx, namespaceKey: string, key: string): Promise<Flag> {
+    return this.parentIn(tx, this.flagTable, namespaceKey, key);
   }
 
   async listFlags(req: ListFlagsRequest): Promise<Page<Flag>> {
-    const window = pageWindow(req);
-    return this.read(async (tx) => {
-      const p = [req.namespaceKey];
-      const total = await this.count(
-        tx,
-        `SELECT COUNT(*) AS n FROM flags WHERE namespace_key = ?`,
-        p,
-      );
-      const rows = await tx.all(
-        `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? ORDER BY created_at, "key"${this.windowSql(window)}`,
-        p,
-      );
-      const keys = rows.map((r) => String(r['key']));
-      const variantRows = await this.inChunks(tx, keys, (ph, chunk) =>
-        tx.all(
-          `SELECT ${VARIANT_COLS} FROM variants WHERE namespace_key = ? AND flag_key IN (${ph}) ORDER BY created_at, id`,
-          [req.namespaceKey, ...chunk],
-        ),
-      );
-      const byFlag = groupBy(variantRows, 'flag_key');
-      const flags = rows.map((r) =>
-        this.map.flag(
-          r,
-          (byFlag.get(String(r['key'])) ?? []).map((v) => this.map.variant(v)),
-        ),
-      );
-      return pageOf(flags, window, (f) => f.key, total);
-    });
+    return this.read((tx) => this.parentPage(tx, this.flagTable, req));
   }
 
   async createFlag(req: CreateFlagRequest): Promise<Flag> {
@@ -725,52 +774,12 @@ export class TypeormStore implements Store {
     return this.read((tx) => this.segmentIn(tx, namespaceKey, key));
   }
 
-  private async segmentIn(tx: Tx, namespaceKey: string, key: string): Promise<Segment> {
-    const rows = await tx.all(
-      `SELECT ${SEGMENT_COLS} FROM segments WHERE namespace_key = ? AND "key" = ?`,
-      [namespaceKey, key],
-    );
-    const row = rows[0];
-    if (!row) throw new NotFoundError(`segment "${namespaceKey}/${key}" not found`);
-    const constraints = await tx.all(
-      `SELECT ${CONSTRAINT_COLS} FROM constraints WHERE namespace_key = ? AND segment_key = ? ORDER BY created_at, id`,
-      [namespaceKey, key],
-    );
-    return this.map.segment(
-      row,
-      constraints.map((c) => this.map.constraint(c)),
-    );
+  private segmentIn(tx: Tx, namespaceKey: string, key: string): Promise<Segment> {
+    return this.parentIn(tx, this.segmentTable, namespaceKey, key);
   }
 
   async listSegments(req: ListSegmentsRequest): Promise<Page<Segment>> {
-    const window = pageWindow(req);
-    return this.read(async (tx) => {
-      const p = [req.namespaceKey];
-      const total = await this.count(
-        tx,
-        `SELECT COUNT(*) AS n FROM segments WHERE namespace_key = ?`,
-        p,
-      );
-      const rows = await tx.all(
-        `SELECT ${SEGMENT_COLS} FROM segments WHERE namespace_key = ? ORDER BY created_at, "key"${this.windowSql(window)}`,
-        p,
-      );
-      const keys = rows.map((r) => String(r['key']));
-      const constraintRows = await this.inChunks(tx, keys, (ph, chunk) =>
-        tx.all(
-          `SELECT ${CONSTRAINT_COLS} FROM constraints WHERE namespace_key = ? AND segment_key IN (${ph}) ORDER BY created_at, id`,
-          [req.namespaceKey, ...chunk],
-        ),
-      );
-      const bySegment = groupBy(constraintRows, 'segment_key');
-      const segments = rows.map((r) =>
-        this.map.segment(
-          r,
-          (bySegment.get(String(r['key'])) ?? []).map((c) => this.map.constraint(c)),
-        ),
-      );
-      return pageOf(segments, window, (s) => s.key, total);
-    });
+    return this.read((tx) => this.parentPage(tx, this.segmentTable, req));
   }
 
   async createSegment(req: CreateSegmentRequest): Promise<Segment> {
