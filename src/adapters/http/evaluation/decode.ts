@@ -61,19 +61,23 @@ function list(o: Json, name: string): unknown[] {
   return v;
 }
 
-export function decodeEvaluationRequest(
-  body: unknown,
-  namespaceFromPath?: string,
-): EvaluationRequest {
-  const o = asObject(body);
+/** The fields v1 and v2 evaluation requests share. */
+function flagRequest(o: Json, namespaceFromPath: string | undefined): LegacyEvaluationRequest {
   return {
     requestId: str(o, 'requestId', 'request_id'),
     namespaceKey: namespaceFromPath ?? str(o, 'namespaceKey', 'namespace_key'),
     flagKey: str(o, 'flagKey', 'flag_key'),
     entityId: str(o, 'entityId', 'entity_id'),
     context: context(o),
-    reference: str(o, 'reference', 'reference'),
   };
+}
+
+export function decodeEvaluationRequest(
+  body: unknown,
+  namespaceFromPath?: string,
+): EvaluationRequest {
+  const o = asObject(body);
+  return { ...flagRequest(o, namespaceFromPath), reference: str(o, 'reference', 'reference') };
 }
 
 /** On the namespace-scoped route the path namespace applies to every item, as for single requests. */
@@ -93,14 +97,7 @@ export function decodeLegacyRequest(
   body: unknown,
   namespaceFromPath?: string,
 ): LegacyEvaluationRequest {
-  const o = asObject(body);
-  return {
-    requestId: str(o, 'requestId', 'request_id'),
-    namespaceKey: namespaceFromPath ?? str(o, 'namespaceKey', 'namespace_key'),
-    flagKey: str(o, 'flagKey', 'flag_key'),
-    entityId: str(o, 'entityId', 'entity_id'),
-    context: context(o),
-  };
+  return flagRequest(asObject(body), namespaceFromPath);
 }
 
 export function decodeLegacyBatchRequest(
