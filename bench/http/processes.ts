@@ -112,9 +112,12 @@ export interface Vexil {
 /**
  * Vexil on an embedded SQLite file in a fresh temp directory, both ports ephemeral, pinned
  * to the server core. Log level warn unless VEXIL_LOG_LEVEL says otherwise, so the access
- * log (info) is only measured when asked for.
+ * log (info) is only measured when asked for. `env` adds or overrides configuration.
  */
-export async function startVexil(nodeArgs: readonly string[] = []): Promise<Vexil> {
+export async function startVexil(
+  nodeArgs: readonly string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<Vexil> {
   const dir = mkdtempSync(path.join(tmpdir(), 'vexil-bench-'));
   // At warn the "listening" line (info) is not written, so the ports are chosen here.
   const [httpPort, grpcPort] = [await freePort(), await freePort()];
@@ -133,6 +136,7 @@ export async function startVexil(nodeArgs: readonly string[] = []): Promise<Vexi
         VEXIL_LOG_ENCODING: 'json',
         VEXIL_LOG_LEVEL: process.env['VEXIL_LOG_LEVEL'] ?? 'warn',
         VEXIL_DB_URL: `file:${path.join(dir, 'vexil.db')}`,
+        ...env,
       },
     });
     await waitForServing(httpPort, child.process);
