@@ -242,6 +242,11 @@ export function withServerSpan<T>(
 export function withChildSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => T): T {
   if (activeTracer === undefined) return fn(NOOP_SPAN);
   const parent = context.active();
+  // Under a parent that is not sampled the child would not be either (ParentBasedSampler):
+  // it would cost an id, a span object and a context switch per call for nothing exported.
+  // fn runs in the parent's context, so log lines keep the parent's trace id.
+  const parentSpan = trace.getSpan(parent);
+  if (parentSpan !== undefined && !parentSpan.isRecording()) return fn(parentSpan);
   const span = activeTracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
   return runSpan(span, trace.setSpan(parent, span), fn);
 }
