@@ -1,6 +1,6 @@
 import { UnauthenticatedError } from '../../domain/errors';
 import type { Authentication } from '../../domain/model';
-import { isExpired } from '../../domain/auth';
+import { isExpired, toEpochMicros } from '../../domain/auth';
 import type { Clock, Logger, Stopwatch, TokenCrypto, TokenRepository } from '../../ports';
 import {
   extractCredential,
@@ -8,6 +8,7 @@ import {
   type ExtractedCredential,
   type MetadataReader,
 } from './credential-extractor';
+import { formatMicros } from '../system/clock';
 import { LookupCache } from './lookup-cache';
 
 export interface AuthenticatorCacheOptions {
@@ -76,6 +77,24 @@ export class Authenticator {
   }
 
   /**
+   * Whether `expiresAt` has passed. Checked on every authenticated request: when the expiry is
+   * in the clock's own fixed-width UTC form (what Vexil stores) and so is the clock's answer,
+   * the two order as text and nothing is parsed; anything else is parsed as before.
+   */
+  private expired(expiresAt: string): boolean {
+    const now = this.options.clock.now();
+    if (expiresAt !== this.lastExpiresAt) {
+      this.lastExpiresAt = expiresAt;
+      this.lastExpiresCanonical = isCanonical(expiresAt);
+    }
+    if (this.lastExpiresCanonical && CANONICAL.test(now)) return expiresAt < now;
+    return isExpired(expiresAt, now);
+  }
+
+  private lastExpiresAt = '';
+  private lastExpiresCanonical = false;
+
+  /**
    * The cache-hit path without any promise: the caller's authentication when the token's
    * lookup is cached, undefined when a lookup is needed (then call `authenticate`). Throws
    * UnauthenticatedError for what is refused without a lookup.
@@ -94,7 +113,7 @@ export class Authenticator {
       if (this.unknown.get(hash) !== undefined) throw new UnauthenticatedError();
       return undefined;
     }
-    if (found.expiresAt !== undefined && isExpired(found.expiresAt, this.options.clock.now())) {
+    if (found.expiresAt !== undefined && this.expired(found.expiresAt)) {
       throw new UnauthenticatedError();
     }
     return found;
@@ -124,7 +143,7 @@ export class Authenticator {
     const found = this.known.get(hash) ?? (await this.lookup(hash));
     if (found === undefined) throw new UnauthenticatedError();
     // Reading the clock costs more than the rest of a cache hit; only expiring tokens need it.
-    if (found.expiresAt !== undefined && isExpired(found.expiresAt, this.options.clock.now())) {
+    if (found.expiresAt !== undefined && this.expired(found.expiresAt)) {
       throw new UnauthenticatedError();
     }
     return found;
@@ -181,4 +200,14 @@ export class Authenticator {
       }
     }
   }
+}
+
+/** 'YYYY-MM-DDTHH:MM:SS.ffffffZ', the form SystemClock gives. */
+const CANONICAL = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+
+/** In the canonical form and a real instant (not, say, February 30th). */
+function isCanonical(ts: string): boolean {
+  if (!CANONICAL.test(ts)) return false;
+  const micros = toEpochMicros(ts);
+  return micros !== undefined && formatMicros(micros) === ts;
 }

@@ -122,6 +122,17 @@ describe('Authenticator', () => {
     await expect(authenticator.authenticate(`Bearer ${clientToken}`)).rejects.toThrow(refused);
   });
 
+  it('compares an expiry in the clock form on the cached path, to the microsecond', async () => {
+    const { authenticator, create, clock } = setup();
+    const canonical = (ms: number) => new Date(ms).toISOString().replace(/Z$/, '000Z');
+    const { clientToken } = await create(canonical(clock.ms + 100));
+    await authenticator.authenticate(`Bearer ${clientToken}`);
+    clock.advance(100);
+    expect(authenticator.authenticateCached(`Bearer ${clientToken}`)).toBeDefined();
+    clock.advance(1);
+    expect(() => authenticator.authenticateCached(`Bearer ${clientToken}`)).toThrow(refused);
+  });
+
   it('a local delete takes effect at once', async () => {
     const { authenticator, create, api } = setup();
     const { clientToken, authentication } = await create();
