@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { createLogger } from '../adapters/telemetry/logging';
+import { currentTraceId } from '../adapters/telemetry/tracing';
 import { parseCliArgs, USAGE, UsageError, type CliArgs } from './cli-args';
 import {
   ConfigError,
@@ -27,7 +28,7 @@ function logging(config: VexilConfig) {
         ? 'console'
         : 'json'
       : config.log.encoding;
-  return createLogger({ level: config.log.level, encoding });
+  return createLogger({ level: config.log.level, encoding, traceId: currentTraceId });
 }
 
 async function serve(config: VexilConfig): Promise<void> {

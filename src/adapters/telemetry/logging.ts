@@ -8,6 +8,8 @@ export interface LoggingOptions {
   readonly encoding: 'json' | 'console';
   /** Where lines go; stdout by default. */
   readonly stream?: NodeJS.WritableStream;
+  /** The active trace's id, if any (tracing's currentTraceId): added to every line. */
+  readonly traceId?: () => string | undefined;
 }
 
 const SECRET_KEY = /pass(word)?|secret|token|authorization|cookie|api[-_]?key/i;
@@ -257,9 +259,11 @@ function createJsonLogger(options: LoggingOptions): Logger & { close(): void } {
     transports: [new winston.transports.Stream({ stream: lineWriterStream(lines) })],
   });
   const encoder = new JsonLineEncoder();
+  const withTraceId = traceIdAdder(options.traceId);
   const at = (level: LevelName) => {
     if (RANK[level] > RANK[options.level]) return () => undefined;
-    return (message: string, fields?: Record<string, unknown>): void => {
+    return (message: string, given?: Record<string, unknown>): void => {
+      const fields = withTraceId(given);
       const line = encoder.encode(level, message, fields);
       if (line !== undefined) lines.write(line);
       else w.log(level, message, fields);
@@ -274,6 +278,19 @@ function createJsonLogger(options: LoggingOptions): Logger & { close(): void } {
       lines.close();
       w.close();
     },
+  };
+}
+
+/**
+ * Lines written inside a traced request carry its trace id (when not already given);
+ * `current` says which trace is active (tracing's currentTraceId), if any.
+ */
+function traceIdAdder(current: (() => string | undefined) | undefined) {
+  if (current === undefined) return (fields: Record<string, unknown> | undefined) => fields;
+  return (fields: Record<string, unknown> | undefined): Record<string, unknown> | undefined => {
+    if (fields !== undefined && fields['traceId'] !== undefined) return fields;
+    const traceId = current();
+    return traceId === undefined ? fields : { ...fields, traceId };
   };
 }
 
@@ -292,16 +309,17 @@ function createConsoleLogger(options: LoggingOptions): Logger & { close(): void 
     ? new winston.transports.Stream({ stream: options.stream })
     : new winston.transports.Console();
   const w = winston.createLogger({ level: options.level, format, transports: [transport] });
+  const withTraceId = traceIdAdder(options.traceId);
   // winston runs the whole format pipeline before its transport drops a line below the
   // level; checking first makes a disabled level cost nothing.
   const debug = w.isLevelEnabled('debug');
   const info = w.isLevelEnabled('info');
   const warn = w.isLevelEnabled('warn');
   return {
-    debug: (m, f) => void (debug && w.debug(m, f)),
-    info: (m, f) => void (info && w.info(m, f)),
-    warn: (m, f) => void (warn && w.warn(m, f)),
-    error: (m, f) => void w.error(m, f),
+    debug: (m, f) => void (debug && w.debug(m, withTraceId(f))),
+    info: (m, f) => void (info && w.info(m, withTraceId(f))),
+    warn: (m, f) => void (warn && w.warn(m, withTraceId(f))),
+    error: (m, f) => void w.error(m, withTraceId(f)),
     close: () => w.close(),
   };
 }
