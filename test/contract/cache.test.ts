@@ -2,10 +2,12 @@ import Redis from 'ioredis';
 import {
   InProcessChangeFeed,
   LruSnapshotCache,
+  namespaceBytes,
   RedisChangeFeed,
   RedisSnapshotCache,
   connectRedis,
 } from '../../src/adapters/cache';
+import type { NamespaceData } from '../../src/domain/model';
 import type { ChangeFeed, ChangeNotice, SnapshotCache } from '../../src/ports';
 import { enabledRedisBackend, requireUrl } from '../support/databases';
 
@@ -82,6 +84,32 @@ if (redis !== undefined) {
   console.log('cache contract: Redis suite not run (VEXIL_TEST_REDIS_URL unset, not required)');
 }
 
+const TS = '2024-05-01T10:00:00.123456Z';
+
+/** A namespace at a version, with one flag whose description carries `text`. */
+function ns(key: string, version: number, text = ''): NamespaceData {
+  return {
+    namespace: { key, name: key, description: '', protected: false, createdAt: TS, updatedAt: TS },
+    version,
+    flags: [
+      {
+        namespaceKey: key,
+        key: 'f',
+        name: 'F',
+        description: text,
+        enabled: true,
+        type: 'BOOLEAN_FLAG_TYPE',
+        createdAt: TS,
+        updatedAt: TS,
+        variants: [],
+      },
+    ],
+    segments: [],
+    rules: [],
+    rollouts: [],
+  };
+}
+
 const nextNotice = (feed: ChangeFeed, count = 1): Promise<ChangeNotice[]> =>
   new Promise((resolve) => {
     const seen: ChangeNotice[] = [];
@@ -109,40 +137,40 @@ describe.each(factories)('snapshot cache contract (%s)', (_name, create) => {
   });
 
   it('returns what was stored, per namespace and version', async () => {
-    await fx.cache.set('ns', 1, '{"v":1}');
-    await fx.cache.set('ns', 2, '{"v":2}');
-    await fx.cache.set('other', 1, '{"o":1}');
-    expect(await fx.cache.get('ns', 1)).toBe('{"v":1}');
-    expect(await fx.cache.get('ns', 2)).toBe('{"v":2}');
-    expect(await fx.cache.get('other', 1)).toBe('{"o":1}');
+    await fx.cache.set('ns', 1, ns('ns', 1, 'one'));
+    await fx.cache.set('ns', 2, ns('ns', 2, 'two'));
+    await fx.cache.set('other', 1, ns('other', 1, 'o'));
+    expect(await fx.cache.get('ns', 1)).toEqual(ns('ns', 1, 'one'));
+    expect(await fx.cache.get('ns', 2)).toEqual(ns('ns', 2, 'two'));
+    expect(await fx.cache.get('other', 1)).toEqual(ns('other', 1, 'o'));
     expect(await fx.cache.get('ns', 3)).toBeUndefined();
   });
 
-  it('keeps text byte for byte, including non-ASCII', async () => {
-    const text = JSON.stringify({ name: 'Zoë ✓ 旗', n: 0.1 + 0.2 });
-    await fx.cache.set('ns', 7, text);
-    expect(await fx.cache.get('ns', 7)).toBe(text);
+  it('keeps text exactly, including non-ASCII', async () => {
+    const stored = ns('ns', 7, JSON.stringify({ name: 'Zoë ✓ 旗', n: 0.1 + 0.2 }));
+    await fx.cache.set('ns', 7, stored);
+    expect(await fx.cache.get('ns', 7)).toEqual(stored);
   });
 
   it('raises the latest version and never lowers it', async () => {
-    await fx.cache.set('ns', 5, 'five');
+    await fx.cache.set('ns', 5, ns('ns', 5));
     expect(await fx.cache.latestVersion('ns')).toBe(5);
-    await fx.cache.set('ns', 3, 'three');
+    await fx.cache.set('ns', 3, ns('ns', 3));
     expect(await fx.cache.latestVersion('ns')).toBe(5);
-    await fx.cache.set('ns', 9, 'nine');
+    await fx.cache.set('ns', 9, ns('ns', 9));
     expect(await fx.cache.latestVersion('ns')).toBe(9);
-    expect(await fx.cache.get('ns', 3)).toBe('three');
+    expect(await fx.cache.get('ns', 3)).toEqual(ns('ns', 3));
   });
 
   it('delete forgets every version of one namespace only', async () => {
-    await fx.cache.set('ns', 1, 'a');
-    await fx.cache.set('ns', 2, 'b');
-    await fx.cache.set('ns2', 1, 'c');
+    await fx.cache.set('ns', 1, ns('ns', 1));
+    await fx.cache.set('ns', 2, ns('ns', 2));
+    await fx.cache.set('ns2', 1, ns('ns2', 1));
     await fx.cache.delete('ns');
     expect(await fx.cache.get('ns', 1)).toBeUndefined();
     expect(await fx.cache.get('ns', 2)).toBeUndefined();
     expect(await fx.cache.latestVersion('ns')).toBeUndefined();
-    expect(await fx.cache.get('ns2', 1)).toBe('c');
+    expect(await fx.cache.get('ns2', 1)).toEqual(ns('ns2', 1));
   });
 
   it('delivers published change notices to every subscriber', async () => {
@@ -173,36 +201,46 @@ describe.each(factories)('snapshot cache contract (%s)', (_name, create) => {
 
 describe('LRU snapshot cache bounds', () => {
   it('holds at most max_entries snapshots, evicting the least recently used', async () => {
-    const cache = new LruSnapshotCache({ maxEntries: 2, maxBytes: 1024 });
-    await cache.set('a', 1, 'A');
-    await cache.set('b', 1, 'B');
+    const cache = new LruSnapshotCache({ maxEntries: 2, maxBytes: 1 << 20 });
+    await cache.set('a', 1, ns('a', 1));
+    await cache.set('b', 1, ns('b', 1));
     await cache.get('a', 1);
-    await cache.set('c', 1, 'C');
+    await cache.set('c', 1, ns('c', 1));
     expect(await cache.get('b', 1)).toBeUndefined();
-    expect(await cache.get('a', 1)).toBe('A');
-    expect(await cache.get('c', 1)).toBe('C');
+    expect(await cache.get('a', 1)).toEqual(ns('a', 1));
+    expect(await cache.get('c', 1)).toEqual(ns('c', 1));
     expect(cache.entryCount).toBe(2);
   });
 
-  it('holds at most max_bytes of serialized snapshots', async () => {
-    const cache = new LruSnapshotCache({ maxEntries: 100, maxBytes: 1000 });
-    for (let v = 1; v <= 10; v += 1) await cache.set('ns', v, 'x'.repeat(300));
-    expect(cache.sizeBytes).toBeLessThanOrEqual(1000);
+  it('holds at most max_bytes of snapshots, as estimated', async () => {
+    const one = namespaceBytes(ns('ns', 1, 'x'.repeat(300)));
+    const cache = new LruSnapshotCache({ maxEntries: 100, maxBytes: 3 * one + 10 });
+    for (let v = 1; v <= 10; v += 1) await cache.set('ns', v, ns('ns', v, 'x'.repeat(300)));
+    expect(cache.sizeBytes).toBeLessThanOrEqual(3 * one + 10);
     expect(cache.entryCount).toBe(3);
     expect(await cache.get('ns', 10)).toBeDefined();
     expect(await cache.get('ns', 1)).toBeUndefined();
   });
 
   it('does not keep a snapshot larger than the whole byte budget', async () => {
-    const cache = new LruSnapshotCache({ maxEntries: 100, maxBytes: 100 });
-    await cache.set('ns', 1, 'y'.repeat(101));
+    const big = ns('ns', 1, 'y'.repeat(1000));
+    const cache = new LruSnapshotCache({ maxEntries: 100, maxBytes: namespaceBytes(big) - 1 });
+    await cache.set('ns', 1, big);
     expect(await cache.get('ns', 1)).toBeUndefined();
   });
 
-  it('counts bytes as UTF-8', async () => {
-    const cache = new LruSnapshotCache({ maxEntries: 100, maxBytes: 1000 });
-    await cache.set('ns', 1, 'é'.repeat(10));
-    expect(cache.sizeBytes).toBe(20);
+  it('holds the very object it was given: no second copy of a held namespace', async () => {
+    const cache = new LruSnapshotCache({ maxEntries: 10, maxBytes: 1 << 20 });
+    const data = ns('ns', 1);
+    await cache.set('ns', 1, data);
+    expect(await cache.get('ns', 1)).toBe(data);
+  });
+
+  it('estimates size from the strings and the records of a namespace', () => {
+    const small = namespaceBytes(ns('ns', 1));
+    const large = namespaceBytes(ns('ns', 1, 'z'.repeat(5000)));
+    expect(large - small).toBe(5000);
+    expect(small).toBeGreaterThan(0);
   });
 });
 
@@ -227,8 +265,10 @@ describeRedis('Redis snapshot cache specifics', () => {
     });
     await new Promise((r) => client.once('ready', r));
     const cache = new RedisSnapshotCache(client, { prefix, expiryMs: 30_000 });
-    await cache.set('flags', 12, '{"x":1}');
-    expect(await admin.get(`${prefix}snapshot:flags:12`)).toBe('{"x":1}');
+    await cache.set('flags', 12, ns('flags', 12));
+    expect(JSON.parse((await admin.get(`${prefix}snapshot:flags:12`)) ?? 'null')).toEqual(
+      ns('flags', 12),
+    );
     expect(await admin.get(`${prefix}version:flags`)).toBe('12');
     const ttl = await admin.pttl(`${prefix}snapshot:flags:12`);
     expect(ttl).toBeGreaterThan(0);
@@ -242,7 +282,7 @@ describeRedis('Redis snapshot cache specifics', () => {
     const cache = new RedisSnapshotCache(client, { prefix: uniquePrefix(), expiryMs: 1000 });
     const started = Date.now();
     await expect(cache.get('ns', 1)).rejects.toThrow();
-    await expect(cache.set('ns', 1, 'x')).rejects.toThrow();
+    await expect(cache.set('ns', 1, ns('ns', 1))).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(1000);
     client.disconnect();
   });

@@ -1,4 +1,9 @@
 import type Redis from 'ioredis';
+import type { NamespaceData } from '../../domain/model';
+import {
+  decodeNamespaceData,
+  encodeNamespaceData,
+} from '../../domain/services/evaluation/snapshot-codec';
 import type { SnapshotCache } from '../../ports';
 import { snapshotKey, versionKey } from './cache-keys';
 
@@ -39,18 +44,18 @@ export class RedisSnapshotCache implements SnapshotCache {
     private readonly options: RedisSnapshotCacheOptions,
   ) {}
 
-  async get(namespaceKey: string, version: number): Promise<string | undefined> {
+  async get(namespaceKey: string, version: number): Promise<NamespaceData | undefined> {
     const text = await this.client.get(snapshotKey(this.options.prefix, namespaceKey, version));
-    return text ?? undefined;
+    return text === null ? undefined : decodeNamespaceData(text, namespaceKey, version);
   }
 
-  async set(namespaceKey: string, version: number, serialized: string): Promise<void> {
+  async set(namespaceKey: string, version: number, data: NamespaceData): Promise<void> {
     await this.client.eval(
       SET_SNAPSHOT,
       2,
       snapshotKey(this.options.prefix, namespaceKey, version),
       versionKey(this.options.prefix, namespaceKey),
-      serialized,
+      encodeNamespaceData(data),
       String(Math.max(1, Math.round(this.options.expiryMs))),
       String(version),
     );

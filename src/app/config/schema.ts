@@ -149,7 +149,7 @@ const schemaDefinition = {
         default: 1000,
       },
       max_bytes: {
-        doc: 'Most bytes of serialized snapshots kept in memory.',
+        doc: 'Most bytes of snapshots kept in memory (estimated per namespace).',
         format: 'nat',
         default: 256 * 1024 * 1024,
       },

@@ -4,7 +4,6 @@ import {
   NamespaceSnapshots,
   type SnapshotObserver,
 } from '../../../src/domain/services/evaluation/namespace-snapshots';
-import { encodeNamespaceData } from '../../../src/domain/services/evaluation/snapshot-codec';
 import { InProcessChangeFeed, LruSnapshotCache } from '../../../src/adapters/cache';
 import type {
   CacheResult,
@@ -88,7 +87,7 @@ class ManualScheduler implements RefreshScheduler {
 
 class BrokenCache implements SnapshotCache {
   readonly backend = 'redis' as const;
-  get(): Promise<string | undefined> {
+  get(): Promise<NamespaceData | undefined> {
     return Promise.reject(new Error('connect ECONNREFUSED'));
   }
   set(): Promise<void> {
@@ -160,7 +159,7 @@ describe("NamespaceSnapshots in 'cached' mode", () => {
     await snapshots.get('ns');
     // Another instance wrote version 2 and stored it in the shared cache.
     const v2 = data('ns', 2, false);
-    await cache.set('ns', 2, encodeNamespaceData(v2));
+    await cache.set('ns', 2, v2);
     const loads = source.loads;
     await feed.publish('ns', 2);
     await settleAll();
@@ -230,7 +229,7 @@ describe("NamespaceSnapshots in 'cached' mode", () => {
     await snapshots.get('ns');
     expect(snapshots.peek('ns')?.version).toBe(3);
     // A lagging replica or cache: it answers with version 2.
-    await cache.set('ns', 2, encodeNamespaceData(data('ns', 2, true)));
+    await cache.set('ns', 2, data('ns', 2, true));
     source.rows.set('ns', data('ns', 2, true));
     await feed.publish('ns', 4);
     scheduler.tick();
@@ -363,7 +362,7 @@ describe("NamespaceSnapshots in 'cached' mode", () => {
 
   it('a start from the cache during a database outage', async () => {
     const shared = new LruSnapshotCache({ maxEntries: 10, maxBytes: 1 << 20 });
-    await shared.set('ns', 4, encodeNamespaceData(data('ns', 4, true)));
+    await shared.set('ns', 4, data('ns', 4, true));
     const { source, snapshots } = setup({ cache: shared });
     source.down = true;
     expect((await snapshots.get('ns'))?.version).toBe(4);

@@ -12,7 +12,6 @@ import type {
   Stopwatch,
 } from '../../../ports';
 import { compileNamespace, type CompiledNamespace } from '../../evaluation';
-import { decodeNamespaceData, encodeNamespaceData } from './snapshot-codec';
 
 /**
  * How a snapshot is known to be fresh:
@@ -403,14 +402,13 @@ export class NamespaceSnapshots {
   ): Promise<NamespaceData | undefined> {
     const cache = this.options.caching?.cache;
     if (cache === undefined) return undefined;
-    let text: string | undefined;
+    let data: NamespaceData | undefined;
     try {
-      text = await cache.get(namespaceKey, version);
+      data = await cache.get(namespaceKey, version);
     } catch (err) {
       this.cacheError(cache.backend, 'get', err);
       return undefined;
     }
-    const data = text === undefined ? undefined : decodeNamespaceData(text, namespaceKey, version);
     this.options.observer?.onCacheResult?.(cache.backend, data === undefined ? 'miss' : 'hit');
     return data;
   }
@@ -432,7 +430,7 @@ export class NamespaceSnapshots {
     const cache = this.options.caching?.cache;
     if (cache === undefined) return;
     try {
-      await cache.set(data.namespace.key, data.version, encodeNamespaceData(data));
+      await cache.set(data.namespace.key, data.version, data);
     } catch (err) {
       this.cacheError(cache.backend, 'set', err);
     }
