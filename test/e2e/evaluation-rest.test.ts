@@ -533,3 +533,49 @@ describe('legacy batch-evaluate', () => {
     expect(same.responses).toHaveLength(1);
   });
 });
+
+describe('request ids', () => {
+  const routes: Array<[string, unknown]> = [
+    ['/evaluate/v1/boolean', { flagKey: 'new-ui', entityId: 'e' }],
+    ['/evaluate/v1/variant', { flagKey: 'color', entityId: 'e' }],
+    ['/evaluate/v1/namespaces/staging/boolean', { flagKey: 'new-ui', entityId: 'e' }],
+    ['/evaluate/v1/batch', { requests: [{ flagKey: 'new-ui', entityId: 'e' }] }],
+    ['/api/v1/evaluate', { flagKey: 'color', entityId: 'e' }],
+    ['/api/v1/batch-evaluate', { requests: [{ flagKey: 'color', entityId: 'e' }] }],
+  ];
+
+  async function answer(path: string, body: unknown, headers: Record<string, string> = {}) {
+    const res = await fetch(`${vexil.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    return { header: res.headers.get('x-request-id'), body: (await res.json()) as Json };
+  }
+
+  it.each(routes)(
+    '%s answers with the X-Request-Id it sends back when the body has none',
+    async (path, body) => {
+      const { header, body: r } = await answer(path, body);
+      expect(header).toMatch(UUID_V4);
+      expect(r.requestId).toBe(header);
+    },
+  );
+
+  it.each(routes)('%s carries the caller’s X-Request-Id into the answer', async (path, body) => {
+    const { header, body: r } = await answer(path, body, { 'x-request-id': 'trace-me-1' });
+    expect(header).toBe('trace-me-1');
+    expect(r.requestId).toBe('trace-me-1');
+  });
+
+  it.each(routes)('%s keeps a requestId given in the body', async (path, body) => {
+    const { header, body: r } = await answer(
+      path,
+      { ...(body as object), requestId: 'from-body' },
+      { 'x-request-id': 'from-header' },
+    );
+    expect(header).toBe('from-header');
+    expect(r.requestId).toBe('from-body');
+  });
+});

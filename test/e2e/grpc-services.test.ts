@@ -193,13 +193,17 @@ describe('gRPC evaluation, auth and health services', () => {
         requestDurationMillis: 0.25,
         timestamp: T1,
       });
-      const res = await unary(client('flipt.evaluation.EvaluationService'), 'Boolean', {
-        flagKey: 'b',
-        entityId: 'e',
-        context: { plan: 'pro' },
-      });
+      const metadata = new grpc.Metadata();
+      metadata.set('x-request-id', 'call-7');
+      const res = await unary(
+        client('flipt.evaluation.EvaluationService'),
+        'Boolean',
+        { flagKey: 'b', entityId: 'e', context: { plan: 'pro' } },
+        metadata,
+      );
+      // A message without its own request id takes the call's (the access line's).
       expect(evaluation.boolean).toHaveBeenCalledWith({
-        requestId: '',
+        requestId: 'call-7',
         namespaceKey: '',
         flagKey: 'b',
         entityId: 'e',
@@ -215,6 +219,17 @@ describe('gRPC evaluation, auth and health services', () => {
         flagKey: 'b',
         segmentKeys: ['s'],
       });
+    });
+
+    it('Boolean keeps a request id the message carries', async () => {
+      evaluation.boolean.mockClear();
+      await unary(client('flipt.evaluation.EvaluationService'), 'Boolean', {
+        requestId: 'mine',
+        flagKey: 'b',
+      });
+      expect(evaluation.boolean).toHaveBeenCalledWith(
+        expect.objectContaining({ requestId: 'mine' }),
+      );
     });
 
     it('Variant answers NOT_FOUND for a missing flag', async () => {

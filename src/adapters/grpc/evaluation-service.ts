@@ -52,9 +52,12 @@ const items = (m: Msg, f: string): Msg[] => {
   return Array.isArray(v) ? v.filter((x): x is Msg => !!x && typeof x === 'object') : [];
 };
 
-function v2Request(m: Msg): EvaluationRequest {
+/** The message's request id, or the call's own id (the one in the access line) when it has none. */
+const requestIdOf = (m: Msg, fallback: string): string => str(m, 'requestId') || fallback;
+
+function v2Request(m: Msg, fallbackRequestId = ''): EvaluationRequest {
   return {
-    requestId: str(m, 'requestId'),
+    requestId: requestIdOf(m, fallbackRequestId),
     namespaceKey: str(m, 'namespaceKey'),
     flagKey: str(m, 'flagKey'),
     entityId: str(m, 'entityId'),
@@ -63,9 +66,9 @@ function v2Request(m: Msg): EvaluationRequest {
   };
 }
 
-function legacyRequest(m: Msg): LegacyEvaluationRequest {
+function legacyRequest(m: Msg, fallbackRequestId = ''): LegacyEvaluationRequest {
   return {
-    requestId: str(m, 'requestId'),
+    requestId: requestIdOf(m, fallbackRequestId),
     namespaceKey: str(m, 'namespaceKey'),
     flagKey: str(m, 'flagKey'),
     entityId: str(m, 'entityId'),
@@ -154,14 +157,16 @@ export function createEvaluationServices(deps: GrpcEvaluationDeps): {
     {
       serviceName: SERVICE_NAMES.evaluation,
       handlers: {
-        Boolean: async (m: Msg) => presentBoolean(await api.boolean(v2Request(m))),
-        Variant: async (m: Msg) => presentVariant(await api.variant(v2Request(m))),
-        Batch: async (m: Msg) =>
+        Boolean: async (m: Msg, ctx: CallContext) =>
+          presentBoolean(await api.boolean(v2Request(m, ctx.requestId))),
+        Variant: async (m: Msg, ctx: CallContext) =>
+          presentVariant(await api.variant(v2Request(m, ctx.requestId))),
+        Batch: async (m: Msg, ctx: CallContext) =>
           presentBatch(
             await api.batch({
-              requestId: str(m, 'requestId'),
+              requestId: requestIdOf(m, ctx.requestId),
               reference: str(m, 'reference'),
-              requests: items(m, 'requests').map(v2Request),
+              requests: items(m, 'requests').map((item) => v2Request(item)),
             }),
           ),
       },
@@ -187,12 +192,13 @@ export function createEvaluationServices(deps: GrpcEvaluationDeps): {
   }
 
   const legacy = {
-    Evaluate: async (m: Msg) => presentLegacy(await api.legacyEvaluate(legacyRequest(m))),
-    BatchEvaluate: async (m: Msg) => {
+    Evaluate: async (m: Msg, ctx: CallContext) =>
+      presentLegacy(await api.legacyEvaluate(legacyRequest(m, ctx.requestId))),
+    BatchEvaluate: async (m: Msg, ctx: CallContext) => {
       const r = await api.legacyBatchEvaluate({
-        requestId: str(m, 'requestId'),
+        requestId: requestIdOf(m, ctx.requestId),
         namespaceKey: str(m, 'namespaceKey'),
-        requests: items(m, 'requests').map(legacyRequest),
+        requests: items(m, 'requests').map((item) => legacyRequest(item)),
         excludeNotFound: m['excludeNotFound'] === true,
       });
       return {

@@ -218,10 +218,12 @@ class JsonExchange {
       this.fail(bodyTooLarge(limit));
       return;
     }
+    // No 'error' listener: a request that fails while its body streams in (the client went
+    // away) needs no answer, and node:http emits the error only to listeners. The access
+    // line and metrics still come from the response's 'close'.
     (this.req as WithExchange)[EXCHANGE] = this;
     this.req.on('data', onData);
     this.req.on('end', onEnd);
-    this.req.on('error', onError);
   }
 
   chunk(chunk: Buffer): void {
@@ -231,8 +233,8 @@ class JsonExchange {
     if (this.size > limit) {
       this.first = undefined;
       this.rest = undefined;
+      this.done = true;
       discard(this.req);
-      this.stop();
       this.fail(bodyTooLarge(limit));
       return;
     }
@@ -242,7 +244,8 @@ class JsonExchange {
 
   end(): void {
     if (this.done) return;
-    this.stop();
+    // The listeners stay: the request object is dropped with the exchange once answered.
+    this.done = true;
     const body =
       this.rest !== undefined
         ? Buffer.concat(this.rest, this.size)
@@ -268,20 +271,6 @@ class JsonExchange {
     } else {
       this.send(answer);
     }
-  }
-
-  error(err: Error): void {
-    if (this.done) return;
-    this.stop();
-    this.fail(err);
-  }
-
-  /** The same listeners readBody removes once the body is complete. */
-  private stop(): void {
-    this.done = true;
-    this.req.off('data', onData);
-    this.req.off('end', onEnd);
-    this.req.off('error', onError);
   }
 
   private send(value: unknown): void {
@@ -311,9 +300,6 @@ function onData(this: WithExchange, chunk: Buffer): void {
 }
 function onEnd(this: WithExchange): void {
   this[EXCHANGE]?.end();
-}
-function onError(this: WithExchange, err: Error): void {
-  this[EXCHANGE]?.error(err);
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>

@@ -6,6 +6,7 @@ import { jsonText } from '../../../src/adapters/http/http-error';
 import {
   presentBoolean,
   presentBooleanJson,
+  jsonString,
   presentTimestamp,
 } from '../../../src/adapters/http/evaluation/present';
 
@@ -33,6 +34,19 @@ describe('presentTimestamp', () => {
       '',
     ]) {
       expect(presentTimestamp(ts)).toBe(formatTimestamp(ts));
+    }
+  });
+});
+
+describe('jsonString', () => {
+  it('writes what JSON.stringify writes, for any string', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' })), (s) => {
+        expect(jsonString(s)).toBe(JSON.stringify(s));
+      }),
+    );
+    for (const s of ['', 'a"b', 'a\\b', '\u0000', '\u007f', 'é', '\ud800', 'x\ny']) {
+      expect(jsonString(s)).toBe(JSON.stringify(s));
     }
   });
 });

@@ -11,10 +11,10 @@ import { RawJson } from '../http-error';
 
 /**
  * formatTimestamp for the clock's 'YYYY-MM-DDTHH:MM:SS.ffffffZ' without re-parsing the
- * date on every call: the date-time part only changes once a second, so the last one that
- * formatTimestamp was seen to keep unchanged (with two fractions) is remembered, and the fraction is cut the
- * way formatTimestamp cuts it (none, 3 or 6 digits). Any other shape goes to
- * formatTimestamp itself.
+ * date on every call. The date-time part changes once a second, so the last one that
+ * formatTimestamp was seen to keep unchanged is remembered; a timestamp of that second is
+ * then already in protojson's form unless its fraction ends in zeros (protojson writes 0, 3
+ * or 6 digits), and is returned as it is. Any other shape goes to formatTimestamp itself.
  */
 let knownSeconds = '';
 let lastInput = '';
@@ -37,8 +37,8 @@ const micros = (digits: string): string =>
 export function presentTimestamp(ts: string): string {
   if (ts === lastInput) return lastOutput;
   let out: string;
-  if (isMicros(ts) && ts.startsWith(knownSeconds) && knownSeconds !== '') {
-    out = knownSeconds + micros(ts.slice(20, 26)) + 'Z';
+  if (knownSeconds !== '' && isMicros(ts) && ts.startsWith(knownSeconds)) {
+    out = ts.charCodeAt(25) !== 48 ? ts : knownSeconds + micros(ts.slice(20, 26)) + 'Z';
   } else {
     out = formatTimestamp(ts);
     if (isMicros(ts)) {
@@ -55,6 +55,13 @@ export function presentTimestamp(ts: string): string {
   lastOutput = out;
   return out;
 }
+
+/** Printable ASCII other than the quote and the backslash: nothing to escape in JSON. */
+const PLAIN_JSON_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** JSON.stringify for a string, without its general machinery for the plain ASCII ones. */
+export const jsonString = (s: string): string =>
+  PLAIN_JSON_STRING.test(s) ? '"' + s + '"' : JSON.stringify(s);
 
 /*
  * Evaluation responses in Flipt's JSON: proto field order, every default emitted, enums
@@ -104,11 +111,11 @@ export function presentBooleanJson(r: BooleanEvaluationResponse): RawJson {
       ',"reason":' +
       lastReasonJson +
       ',"requestId":' +
-      JSON.stringify(r.requestId) +
+      jsonString(r.requestId) +
       ',"requestDurationMillis":' +
       jsonNumber(r.requestDurationMillis) +
       ',"timestamp":' +
-      JSON.stringify(presentTimestamp(r.timestamp)) +
+      jsonString(presentTimestamp(r.timestamp)) +
       ',"flagKey":' +
       lastFlagKeyJson +
       ',"segmentKeys":' +

@@ -71,36 +71,50 @@ export function createEvaluationRoutes(deps: EvaluationRoutesDeps): HttpRoute[] 
     params['namespaceKey'];
 
   return [
-    post('/evaluate/v1/boolean', (body) =>
-      answerBoolean(evaluation, decodeEvaluationRequest(body)),
+    post('/evaluate/v1/boolean', (body, _params, ctx) =>
+      answerBoolean(evaluation, decodeEvaluationRequest(body, undefined, ctx.requestId)),
     ),
-    post('/evaluate/v1/variant', async (body) =>
-      presentVariant(await evaluation.variant(decodeEvaluationRequest(body))),
+    post('/evaluate/v1/variant', async (body, _params, ctx) =>
+      presentVariant(
+        await evaluation.variant(decodeEvaluationRequest(body, undefined, ctx.requestId)),
+      ),
     ),
-    post('/evaluate/v1/batch', async (body) =>
-      presentBatch(await evaluation.batch(decodeBatchRequest(body))),
+    post('/evaluate/v1/batch', async (body, _params, ctx) =>
+      presentBatch(await evaluation.batch(decodeBatchRequest(body, undefined, ctx.requestId))),
     ),
-    post('/evaluate/v1/namespaces/:namespaceKey/boolean', (body, params) =>
-      answerBoolean(evaluation, decodeEvaluationRequest(body, ns(params))),
+    post('/evaluate/v1/namespaces/:namespaceKey/boolean', (body, params, ctx) =>
+      answerBoolean(evaluation, decodeEvaluationRequest(body, ns(params), ctx.requestId)),
     ),
-    post('/evaluate/v1/namespaces/:namespaceKey/variant', async (body, params) =>
-      presentVariant(await evaluation.variant(decodeEvaluationRequest(body, ns(params)))),
+    post('/evaluate/v1/namespaces/:namespaceKey/variant', async (body, params, ctx) =>
+      presentVariant(
+        await evaluation.variant(decodeEvaluationRequest(body, ns(params), ctx.requestId)),
+      ),
     ),
-    post('/evaluate/v1/namespaces/:namespaceKey/batch', async (body, params) =>
-      presentBatch(await evaluation.batch(decodeBatchRequest(body, ns(params)))),
+    post('/evaluate/v1/namespaces/:namespaceKey/batch', async (body, params, ctx) =>
+      presentBatch(await evaluation.batch(decodeBatchRequest(body, ns(params), ctx.requestId))),
     ),
-    post('/api/v1/evaluate', async (body) =>
-      presentLegacy(await evaluation.legacyEvaluate(decodeLegacyRequest(body))),
+    post('/api/v1/evaluate', async (body, _params, ctx) =>
+      presentLegacy(
+        await evaluation.legacyEvaluate(decodeLegacyRequest(body, undefined, ctx.requestId)),
+      ),
     ),
-    post('/api/v1/namespaces/:namespaceKey/evaluate', async (body, params) =>
-      presentLegacy(await evaluation.legacyEvaluate(decodeLegacyRequest(body, ns(params)))),
+    post('/api/v1/namespaces/:namespaceKey/evaluate', async (body, params, ctx) =>
+      presentLegacy(
+        await evaluation.legacyEvaluate(decodeLegacyRequest(body, ns(params), ctx.requestId)),
+      ),
     ),
-    post('/api/v1/batch-evaluate', async (body) =>
-      presentLegacyBatch(await evaluation.legacyBatchEvaluate(decodeLegacyBatchRequest(body))),
-    ),
-    post('/api/v1/namespaces/:namespaceKey/batch-evaluate', async (body, params) =>
+    post('/api/v1/batch-evaluate', async (body, _params, ctx) =>
       presentLegacyBatch(
-        await evaluation.legacyBatchEvaluate(decodeLegacyBatchRequest(body, ns(params))),
+        await evaluation.legacyBatchEvaluate(
+          decodeLegacyBatchRequest(body, undefined, ctx.requestId),
+        ),
+      ),
+    ),
+    post('/api/v1/namespaces/:namespaceKey/batch-evaluate', async (body, params, ctx) =>
+      presentLegacyBatch(
+        await evaluation.legacyBatchEvaluate(
+          decodeLegacyBatchRequest(body, ns(params), ctx.requestId),
+        ),
       ),
     ),
     {
