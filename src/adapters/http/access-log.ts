@@ -21,7 +21,7 @@ export function accessLogEntry(
   res: ServerResponse,
   ctx: RequestContext,
 ): AccessLogEntry {
-  const durationMs = Number(process.hrtime.bigint() - ctx.startedAt) / 1e6;
+  const durationMs = performance.now() - ctx.startedAt;
   return {
     method: req.method ?? '',
     route: ctx.route,
@@ -71,7 +71,7 @@ export function requestFinisher(options: {
     if (ctx === undefined) return;
     const method = req.method ?? '';
     const status = this.statusCode;
-    const durationMs = Number(process.hrtime.bigint() - ctx.startedAt) / 1e6;
+    const durationMs = performance.now() - ctx.startedAt;
     recorder?.recordHttp(
       method,
       ctx.route === UNMATCHED_ROUTE ? undefined : ctx.route,

@@ -74,7 +74,7 @@ function endpointHandler(
     // Used without createHttpHandler there is no context yet; guards must still run.
     const ctx = requestContext(req) ?? {
       requestId: '',
-      startedAt: process.hrtime.bigint(),
+      startedAt: performance.now(),
       route: path,
     };
     try {

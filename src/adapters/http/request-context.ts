@@ -5,7 +5,8 @@ import type { IdGenerator } from '../../ports';
 /** Per-request facts shared by routing, guards, error writing and the access log. */
 export interface RequestContext {
   readonly requestId: string;
-  readonly startedAt: bigint;
+  /** performance.now() when the request arrived, in milliseconds. */
+  readonly startedAt: number;
   /** The matched route pattern (never the raw path, so logs and metrics stay low-cardinality). */
   route: string;
   /** Whatever an authentication guard established about the caller. */
@@ -55,7 +56,7 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 export function createRequestContext(req: IncomingMessage, ids: IdGenerator): RequestContext {
   const ctx: RequestContext = {
     requestId: requestIdFor(req, ids),
-    startedAt: process.hrtime.bigint(),
+    startedAt: performance.now(),
     route: UNMATCHED_ROUTE,
   };
   const server = (req as WithContext)[SERVER_SPAN];

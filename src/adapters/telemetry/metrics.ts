@@ -171,6 +171,8 @@ interface FlagSeries {
 interface HttpSeries {
   readonly requests: CounterSeries;
   readonly duration: HistogramSeries;
+  /** False for requests that matched no route (not counted as server errors). */
+  readonly matched: boolean;
 }
 
 class PrometheusMetrics implements Metrics {
@@ -204,6 +206,14 @@ class PrometheusMetrics implements Metrics {
   private readonly statusText = new Map<number, string>();
   /** HTTP series by route label, request method and status code. */
   private readonly httpSeries = new Map<string, Map<string, Map<number, HttpSeries>>>();
+  private lastHttp: HttpSeries | undefined;
+  private lastHttpRoute: string | undefined;
+  private lastHttpMethod = '';
+  private lastHttpStatus = 0;
+  /** The series of the flag evaluated last, reused while the same flag repeats. */
+  private lastFlag: FlagSeries | undefined;
+  private lastFlagNs = '';
+  private lastFlagKey = '';
   private readonly pools = new Map<string, () => DbPoolStats>();
 
   constructor(options: MetricsOptions) {
@@ -374,9 +384,32 @@ class PrometheusMetrics implements Metrics {
   }
 
   recordHttp(method: string, route: string | undefined, status: number, seconds: number): void {
+    // Under load most requests repeat the previous one's route, method and status (the
+    // same string objects, so the comparisons are cheap): its series are reused as they are.
+    let series = this.lastHttp;
+    if (
+      series === undefined ||
+      route !== this.lastHttpRoute ||
+      method !== this.lastHttpMethod ||
+      status !== this.lastHttpStatus
+    ) {
+      series = this.httpSeriesOf(method, route, status);
+      this.lastHttp = series;
+      this.lastHttpRoute = route;
+      this.lastHttpMethod = method;
+      this.lastHttpStatus = status;
+    }
+    series.requests.value++;
+    this.httpDuration.observeSeries(series.duration, seconds);
+    // Flipt counts every failed API call (its HTTP gateway runs through the gRPC
+    // interceptors); requests that matched no route never reached an API there.
+    if (status >= 400 && series.matched) this.serverErrors.value++;
+  }
+
+  private httpSeriesOf(method: string, route: string | undefined, status: number): HttpSeries {
     const routeLabel = route === undefined || route === '' ? UNMATCHED_ROUTE_LABEL : route;
-    // Every request lands here: its two series are found by three map lookups on the raw
-    // values (route, method, status) instead of the label trees with their argument arrays.
+    // Found by three map lookups on the raw values (route, method, status) instead of the
+    // label trees with their argument arrays.
     let byMethod = this.httpSeries.get(routeLabel);
     if (byMethod === undefined) {
       byMethod = new Map();
@@ -392,11 +425,7 @@ class PrometheusMetrics implements Metrics {
       series = this.httpSeriesFor(method, routeLabel, status);
       if (byStatus.size < 600) byStatus.set(status, series);
     }
-    series.requests.value++;
-    this.httpDuration.observeSeries(series.duration, seconds);
-    // Flipt counts every failed API call (its HTTP gateway runs through the gRPC
-    // interceptors); requests that matched no route never reached an API there.
-    if (status >= 400 && routeLabel !== UNMATCHED_ROUTE_LABEL) this.serverErrors.value++;
+    return series;
   }
 
   private httpSeriesFor(method: string, routeLabel: string, status: number): HttpSeries {
@@ -410,6 +439,7 @@ class PrometheusMetrics implements Metrics {
     return {
       requests: this.httpRequests.labels(m, routeLabel, statusLabel),
       duration: this.httpDuration.labels(m, routeLabel, statusLabel),
+      matched: routeLabel !== UNMATCHED_ROUTE_LABEL,
     };
   }
 
@@ -468,6 +498,18 @@ class PrometheusMetrics implements Metrics {
   }
 
   private flagSeries(namespaceKey: string, flagKey: string): FlagSeries {
+    const last = this.lastFlag;
+    if (last !== undefined && flagKey === this.lastFlagKey && namespaceKey === this.lastFlagNs) {
+      return last;
+    }
+    const f = this.lookUpFlagSeries(namespaceKey, flagKey);
+    this.lastFlag = f;
+    this.lastFlagNs = namespaceKey;
+    this.lastFlagKey = flagKey;
+    return f;
+  }
+
+  private lookUpFlagSeries(namespaceKey: string, flagKey: string): FlagSeries {
     const found = this.flags.get(namespaceKey)?.get(flagKey);
     if (found !== undefined) return found;
     if (this.flagCount >= this.maxSeries) {

@@ -14,7 +14,7 @@ const caller = (namespace?: string): Authentication => ({
 });
 const ctx = (principal?: Authentication): RequestContext => ({
   requestId: 'r',
-  startedAt: 0n,
+  startedAt: 0,
   route: '/evaluate/v1/boolean',
   ...(principal === undefined ? {} : { principal }),
 });

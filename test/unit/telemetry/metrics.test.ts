@@ -203,6 +203,56 @@ describe('Vexil metrics', () => {
       expect(samplesOf(parsed, 'flipt_server_errors_total')[0]?.value).toBe(1);
     });
 
+    it('keeps interleaved routes, methods, statuses and flags apart', () => {
+      const calls: Array<[string, string | undefined, number]> = [
+        ['POST', '/a', 200],
+        ['POST', '/a', 200],
+        ['POST', '/a', 404],
+        ['POST', '/b', 200],
+        ['GET', '/a', 200],
+        ['POST', '/a', 200],
+        ['POST', undefined, 404],
+        ['POST', '', 404],
+      ];
+      for (const [method, route, status] of calls) metrics.recordHttp(method, route, status, 0.001);
+      for (const [ns, flag] of [
+        ['default', 'f'],
+        ['default', 'f'],
+        ['other', 'f'],
+        ['default', 'g'],
+        ['default', 'f'],
+      ] as const) {
+        metrics.evaluated({
+          namespaceKey: ns,
+          flagKey: flag,
+          durationMs: 1,
+          boolean: { enabled: true, reason: 'MATCH_EVALUATION_REASON' },
+        });
+      }
+      const parsed = scrape();
+      expect(
+        samplesOf(parsed, 'vexil_http_requests_total').map((s) => [s.labels, s.value]),
+      ).toEqual([
+        [{ method: 'POST', route: '/a', status: '200' }, 3],
+        [{ method: 'POST', route: '/a', status: '404' }, 1],
+        [{ method: 'POST', route: '/b', status: '200' }, 1],
+        [{ method: 'GET', route: '/a', status: '200' }, 1],
+        [{ method: 'POST', route: 'unmatched', status: '404' }, 2],
+      ]);
+      expect(samplesOf(parsed, 'flipt_server_errors_total')[0]?.value).toBe(1);
+      expect(
+        samplesOf(parsed, 'flipt_evaluations_requests_total').map((s) => [
+          s.labels['namespace'],
+          s.labels['flag'],
+          s.value,
+        ]),
+      ).toEqual([
+        ['default', 'f', 3],
+        ['other', 'f', 1],
+        ['default', 'g', 1],
+      ]);
+    });
+
     it('records gRPC calls with go-grpc-prometheus names and counts failures as server errors', () => {
       metrics.recordGrpc('flipt.evaluation.EvaluationService', 'Boolean', 0, 0.001);
       metrics.recordGrpc('flipt.Flipt', 'GetFlag', 5, 0.002);
