@@ -1,9 +1,12 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
 import {
   currentTraceId,
+  callerTraceId,
   extractHttpContext,
   finishHttpServerSpan,
+  runInAsyncContext,
   runInContext,
   startServerSpan,
   startTracing,
@@ -125,22 +128,35 @@ describe('tracing over OTLP/HTTP to a real receiver', () => {
     // Wired as the HTTP handler is told to: extract, start, run in context, finish on 'finish'.
     server = createServer((req, res) => {
       const method = req.method ?? 'GET';
-      const server = startServerSpan(
+      const traced = startServerSpan(
         method,
         { 'http.request.method': method },
         extractHttpContext(req.headers),
       );
-      res.once('finish', () => {
-        lastServerTraceId = traceIdOf(server.span);
-        finishHttpServerSpan(server.span, method, '/evaluate/v1/boolean', res.statusCode);
-      });
-      runInContext(server.context, () => {
+      if (traced === undefined) {
+        // Not traced (an unsampled caller): served without any span or context.
         void evaluator
           .boolean({ namespaceKey: 'production', flagKey: 'dark-mode', entityId: 'user-1' })
           .then((result) => {
             res.writeHead(200, { 'content-type': 'application/json' });
             res.end(JSON.stringify({ ...result, traceId: currentTraceId() ?? null }));
           });
+        return;
+      }
+      const server = traced;
+      res.once('finish', () => {
+        lastServerTraceId = traceIdOf(server.span);
+        finishHttpServerSpan(server.span, method, '/evaluate/v1/boolean', res.statusCode);
+      });
+      // The answer comes after awaits, so the context must follow them.
+      void runInAsyncContext(server.context, async () => {
+        const result = await evaluator.boolean({
+          namespaceKey: 'production',
+          flagKey: 'dark-mode',
+          entityId: 'user-1',
+        });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ...result, traceId: currentTraceId() ?? null }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -221,8 +237,9 @@ describe('tracing over OTLP/HTTP to a real receiver', () => {
     const res = await get(port, '/evaluate/v1/boolean', {
       traceparent: `00-${unsampled}-${PARENT_SPAN_ID}-00`,
     });
-    // The trace id is still known (and logged) even though the trace is not recorded.
-    expect(JSON.parse(res.body)).toMatchObject({ traceId: unsampled });
+    // Not traced here at all: no span, no active context while it is served.
+    expect(JSON.parse(res.body)).toMatchObject({ traceId: null });
+    expect(callerTraceId(`00-${unsampled}-${PARENT_SPAN_ID}-00`)).toBe(unsampled);
     await get(port, '/evaluate/v1/boolean', {});
     await tracing.forceFlush();
     await receiver.waitFor((spans) => spans.length >= 6);
@@ -288,10 +305,9 @@ describe('tracing disabled', () => {
         return withChildSpan('y', {}, () => 42);
       });
       expect(value).toBe(42);
-      const server = startServerSpan('GET', {}, parent);
-      expect(traceIdOf(server.span)).toBeUndefined();
-      finishHttpServerSpan(server.span, 'GET', '/x', 200);
-      expect(runInContext(server.context, () => 'ran')).toBe('ran');
+      expect(parent).toBeUndefined();
+      expect(startServerSpan('GET', {}, parent)).toBeUndefined();
+      expect(runInContext(ROOT_CONTEXT, () => 'ran')).toBe('ran');
       await tracing.forceFlush();
       await tracing.shutdown();
       await new Promise((r) => setTimeout(r, 50));

@@ -102,3 +102,64 @@ describe('tracing through the running server', () => {
     expect(receiver.spans.every((s) => s.resource['service.name'] === 'vexil')).toBe(true);
   });
 });
+
+describe('sampling decided where a request arrives', () => {
+  let receiver: OtlpReceiver;
+  let vexil: VexilProcess;
+  const UNSAMPLED_TRACE = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2';
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    vexil = await startVexil({
+      VEXIL_TRACING_ENABLED: 'true',
+      VEXIL_TRACING_SAMPLING_RATIO: '0',
+      VEXIL_TRACING_OTLP_ENDPOINT: receiver.endpoint,
+      VEXIL_LOG_LEVEL: 'info',
+    });
+  });
+
+  afterAll(async () => {
+    await vexil?.stop();
+    await receiver?.close();
+  });
+
+  it('at ratio 0 traces only callers that sampled, and logs an unsampled caller’s trace id', async () => {
+    const post = (body: object, headers: Record<string, string> = {}) =>
+      fetch(`${vexil.baseUrl}/evaluate/v1/boolean`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+    const create = await fetch(`${vexil.baseUrl}/api/v1/namespaces/default/flags`, {
+      method: 'POST',
+      body: JSON.stringify({ key: 'ratio0', name: 'R', type: 'BOOLEAN_FLAG_TYPE' }),
+    });
+    expect(create.status).toBe(200);
+    for (let i = 0; i < 20; i++) {
+      expect((await post({ flagKey: 'ratio0', entityId: `e${i}` })).status).toBe(200);
+    }
+    const unsampled = await post(
+      { flagKey: 'ratio0', entityId: 'u' },
+      { traceparent: `00-${UNSAMPLED_TRACE}-${PARENT_SPAN}-00`, 'x-request-id': 'unsampled-1' },
+    );
+    expect(unsampled.status).toBe(200);
+    const sampled = await post({ flagKey: 'ratio0', entityId: 's' }, { traceparent });
+    expect(sampled.status).toBe(200);
+
+    expect(await vexil.stop()).toBe(0);
+    await receiver.waitFor((spans) => byParent(spans, PARENT_SPAN).length >= 1, 10_000);
+    // Only the sampled caller's request was recorded: its server span and its evaluation.
+    const traces = new Set(receiver.spans.map((s) => s.traceId));
+    expect([...traces]).toEqual([TRACE_ID]);
+    const server = byParent(receiver.spans, PARENT_SPAN);
+    expect(server.map((s) => s.name)).toEqual(['POST /evaluate/v1/boolean']);
+    const child = receiver.spans.filter((s) => s.parentSpanId === server[0]?.spanId);
+    expect(child).toHaveLength(1);
+    expect(child[0]?.name).toMatch(/^evaluation\.boolean/);
+
+    const access = vexil.lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l['requestId'] === 'unsampled-1');
+    expect(access).toMatchObject({ message: 'http request', traceId: UNSAMPLED_TRACE });
+  });
+});

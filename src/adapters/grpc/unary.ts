@@ -3,9 +3,10 @@ import type { Authentication } from '../../domain/model';
 import type { IdGenerator, Logger } from '../../ports';
 import { toPublicError } from '../status';
 import {
+  callerTraceId,
   extractGrpcContext,
   finishGrpcServerSpan,
-  runInContext,
+  runInAsyncContext,
   startServerSpan,
   traceIdOf,
 } from '../telemetry/tracing';
@@ -110,8 +111,12 @@ export function wrapUnary<Req, Res>(
     const finish = (code: grpc.status, message?: string): void => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       deps.recorder?.recordGrpc(service, rpc, code, durationMs / 1000);
-      const traceId = traceIdOf(server.span);
-      finishGrpcServerSpan(server.span, code, message);
+      let traceId =
+        server === undefined ? callerTraceId(call.metadata.get('traceparent')[0]) : undefined;
+      if (server !== undefined) {
+        traceId = traceIdOf(server.span);
+        finishGrpcServerSpan(server.span, code, message);
+      }
       deps.logger.info('grpc call', {
         method,
         code: grpc.status[code] ?? String(code),
@@ -133,7 +138,7 @@ export function wrapUnary<Req, Res>(
       return handler(call.request, { method, requestId, metadata: call.metadata, authentication });
     };
 
-    runInContext(server.context, run).then(
+    (server === undefined ? run() : runInAsyncContext(server.context, run)).then(
       (response) => {
         finish(grpc.status.OK);
         callback(null, response);

@@ -78,7 +78,7 @@ export function requestFinisher(options: {
       status,
       durationMs / 1000,
     );
-    let traceId: string | undefined;
+    let traceId = ctx.callerTraceId;
     if (ctx.span !== undefined) {
       traceId = traceIdOf(ctx.span);
       finishHttpServerSpan(ctx.span, method, ctx.route, status);

@@ -3,6 +3,8 @@ import type { ManagementApi } from '../../domain/services/api';
 import type { HealthReporter, IdGenerator, Logger } from '../../ports';
 import { requestFinisher, type HttpRecorder } from './access-log';
 import {
+  callerTraceId,
+  enterAsyncContext,
   extractHttpContext,
   runInContext,
   startServerSpan,
@@ -14,6 +16,7 @@ import { createManagementApp } from './management-app';
 import { parseJsonBody } from './parse-json';
 import { bodyTooLarge, discard, readBody } from './read-body';
 import {
+  attachCallerTraceId,
   attachServerSpan,
   beginRequest,
   createRequestContext,
@@ -129,8 +132,9 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
   };
 
   if (!tracing) return dispatch;
-  // With tracing on, every request runs inside its server span (W3C trace-context from the
-  // caller's headers), so evaluation and storage spans become its children.
+  // With tracing on, a traced request runs inside its server span (W3C trace-context from
+  // the caller's headers), so evaluation and storage spans become its children. One that is
+  // not traced (the sampling decision, taken first) is served exactly as without tracing.
   return (req, res) => {
     const method = req.method ?? 'GET';
     const server = startServerSpan(
@@ -138,8 +142,22 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
       { 'http.request.method': method },
       extractHttpContext(req.headers),
     );
+    if (server === undefined) {
+      const traceId = callerTraceId(req.headers['traceparent']);
+      if (traceId !== undefined) attachCallerTraceId(req, traceId);
+      dispatch(req, res);
+      return;
+    }
     attachServerSpan(req, server.span, server.context);
-    runInContext(server.context, () => dispatch(req, res));
+    const direct = exact.get(req.url ?? '/');
+    if (direct !== undefined && direct.method === method) {
+      // Its answer is computed synchronously once the body is in (re-entering this context
+      // there): nothing needs the context carried across awaits.
+      runInContext(server.context, () => dispatch(req, res));
+      return;
+    }
+    const release = enterAsyncContext(server.context, () => dispatch(req, res));
+    res.once('close', release);
   };
 }
 

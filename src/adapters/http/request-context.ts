@@ -14,6 +14,8 @@ export interface RequestContext {
   /** The request's server span and the trace context it opens, when tracing is on. */
   span?: Span;
   traceContext?: Context;
+  /** The caller's trace id when the request is not traced here (for the access line). */
+  callerTraceId?: string;
 }
 
 /*
@@ -23,10 +25,17 @@ export interface RequestContext {
  */
 const CONTEXT = Symbol('vexil.requestContext');
 const SERVER_SPAN = Symbol('vexil.serverSpan');
+const CALLER_TRACE_ID = Symbol('vexil.callerTraceId');
 type WithContext = IncomingMessage & {
   [CONTEXT]?: RequestContext;
   [SERVER_SPAN]?: { span: Span; context: Context };
+  [CALLER_TRACE_ID]?: string;
 };
+
+/** Hands the caller's trace id of a request that is not traced here to its context. */
+export function attachCallerTraceId(req: IncomingMessage, traceId: string): void {
+  (req as WithContext)[CALLER_TRACE_ID] = traceId;
+}
 
 /** Hands the request's server span (started before routing) to its context. */
 export function attachServerSpan(req: IncomingMessage, span: Span, context: Context): void {
@@ -63,6 +72,9 @@ export function createRequestContext(req: IncomingMessage, ids: IdGenerator): Re
   if (server !== undefined) {
     ctx.span = server.span;
     ctx.traceContext = server.context;
+  } else {
+    const callerTrace = (req as WithContext)[CALLER_TRACE_ID];
+    if (callerTrace !== undefined) ctx.callerTraceId = callerTrace;
   }
   (req as WithContext)[CONTEXT] = ctx;
   return ctx;

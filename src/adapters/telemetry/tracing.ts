@@ -2,6 +2,7 @@ import {
   context,
   INVALID_SPAN_CONTEXT,
   isSpanContextValid,
+  TraceFlags,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
@@ -9,6 +10,7 @@ import {
   trace,
   type Attributes,
   type Context,
+  type Link,
   type Span,
   type TextMapGetter,
   type Tracer,
@@ -20,10 +22,13 @@ import {
   BasicTracerProvider,
   BatchSpanProcessor,
   ParentBasedSampler,
+  SamplingDecision,
   TraceIdRatioBasedSampler,
+  type Sampler,
+  type SamplingResult,
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import { AsyncLocalStorageContextManager } from './async-context-manager';
+import { HybridContextManager } from './async-context-manager';
 
 export interface TracingOptions {
   readonly enabled: boolean;
@@ -65,9 +70,36 @@ const TRACER_NAME = 'vexil';
 
 /** Set while tracing is started; every helper short-circuits on undefined. */
 let activeTracer: Tracer | undefined;
+let activeContextManager: HybridContextManager | undefined;
+/** tracing.sampling_ratio of the started tracer. */
+let samplingRatio = 1;
+
+/**
+ * The root sampler. Whether a request is traced is decided where it arrives (see
+ * extractHttpContext), before any span object exists, so a server span that gets started is
+ * one already chosen; other root spans (work outside any request) follow the ratio.
+ */
+class EdgeDecidedSampler implements Sampler {
+  constructor(private readonly ratio: TraceIdRatioBasedSampler) {}
+
+  shouldSample(
+    ctx: Context,
+    traceId: string,
+    _name: string,
+    kind: SpanKind,
+    _attributes: Attributes,
+    _links: Link[],
+  ): SamplingResult {
+    if (kind === SpanKind.SERVER) return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+    return this.ratio.shouldSample(ctx, traceId);
+  }
+
+  toString(): string {
+    return `EdgeDecidedSampler{${this.ratio.toString()}}`;
+  }
+}
 
 const NOOP_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
-const NOOP_SERVER_SPAN: ServerSpan = { span: NOOP_SPAN, context: ROOT_CONTEXT };
 
 /**
  * Starts OTLP trace export when enabled. Disabled, nothing is registered: the returned
@@ -94,13 +126,15 @@ export function startTracing(options: TracingOptions): Tracing {
       [ATTR_SERVICE_NAME]: options.serviceName,
       [ATTR_SERVICE_VERSION]: options.serviceVersion,
     }),
-    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
+    sampler: new ParentBasedSampler({
+      root: new EdgeDecidedSampler(new TraceIdRatioBasedSampler(ratio)),
+    }),
     spanProcessors: [
       new BatchSpanProcessor(exporter, { scheduledDelayMillis: options.exportDelayMillis ?? 5000 }),
     ],
   });
 
-  const contextManager = new AsyncLocalStorageContextManager();
+  const contextManager = new HybridContextManager();
   const registered =
     context.setGlobalContextManager(contextManager) &&
     propagation.setGlobalPropagator(new W3CTraceContextPropagator()) &&
@@ -111,6 +145,8 @@ export function startTracing(options: TracingOptions): Tracing {
   }
   const tracer = provider.getTracer(TRACER_NAME, options.serviceVersion);
   activeTracer = tracer;
+  activeContextManager = contextManager;
+  samplingRatio = ratio;
 
   let stopped: Promise<void> | undefined;
   return {
@@ -119,7 +155,10 @@ export function startTracing(options: TracingOptions): Tracing {
     forceFlush: () => provider.forceFlush(),
     shutdown: () =>
       (stopped ??= provider.shutdown().finally(() => {
-        if (activeTracer === tracer) activeTracer = undefined;
+        if (activeTracer === tracer) {
+          activeTracer = undefined;
+          activeContextManager = undefined;
+        }
         unregisterGlobals();
         contextManager.disable();
       })),
@@ -152,10 +191,34 @@ const headerGetter: TextMapGetter<HeaderBag> = {
   },
 };
 
-/** The remote parent named by `traceparent` / `tracestate` (node:http lower-cases header names). */
-export function extractHttpContext(headers: HeaderBag): Context {
-  if (activeTracer === undefined) return ROOT_CONTEXT;
-  return propagation.extract(ROOT_CONTEXT, headers, headerGetter);
+/**
+ * Whether a request arriving now is traced, decided before any span exists: a caller's valid
+ * `traceparent` decides by its sampled flag (the trace is the caller's), otherwise the
+ * sampling ratio does. Returns the context to start the server span in (holding the remote
+ * parent, if any), or undefined when the request is not traced: it then costs no span, no
+ * ids and no context switch.
+ */
+function edgeDecision(extracted: Context | undefined): Context | undefined {
+  if (extracted !== undefined) {
+    const parent = trace.getSpanContext(extracted);
+    if (parent !== undefined && isSpanContextValid(parent)) {
+      return (parent.traceFlags & TraceFlags.SAMPLED) !== 0 ? extracted : undefined;
+    }
+  }
+  return samplingRatio >= 1 || Math.random() < samplingRatio ? ROOT_CONTEXT : undefined;
+}
+
+/**
+ * The context to trace an HTTP request in (its `traceparent` / `tracestate` remote parent;
+ * node:http lower-cases header names), or undefined when it is not traced (see edgeDecision).
+ */
+export function extractHttpContext(headers: HeaderBag): Context | undefined {
+  if (activeTracer === undefined) return undefined;
+  return edgeDecision(
+    headers['traceparent'] === undefined
+      ? undefined
+      : propagation.extract(ROOT_CONTEXT, headers, headerGetter),
+  );
 }
 
 /** Anything with grpc-js Metadata's `get`. */
@@ -171,31 +234,73 @@ const metadataGetter: TextMapGetter<MetadataLike> = {
   },
 };
 
-/** The remote parent named by `traceparent` / `tracestate` call metadata. */
-export function extractGrpcContext(metadata: MetadataLike): Context {
-  if (activeTracer === undefined) return ROOT_CONTEXT;
-  return propagation.extract(ROOT_CONTEXT, metadata, metadataGetter);
+/**
+ * The trace id a caller's `traceparent` names (sampled or not), for the access line of a
+ * request that is not traced here; undefined when absent or malformed.
+ */
+export function callerTraceId(traceparent: unknown): string | undefined {
+  if (typeof traceparent !== 'string') return undefined;
+  const m = TRACEPARENT.exec(traceparent);
+  if (m === null || m[1] === 'ff' || m[2] === ZERO_TRACE_ID) return undefined;
+  return m[2];
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}(?:$|-)/;
+const ZERO_TRACE_ID = '0'.repeat(32);
+
+/** As extractHttpContext, from `traceparent` / `tracestate` call metadata. */
+export function extractGrpcContext(metadata: MetadataLike): Context | undefined {
+  if (activeTracer === undefined) return undefined;
+  return edgeDecision(
+    metadata.get('traceparent').length === 0
+      ? undefined
+      : propagation.extract(ROOT_CONTEXT, metadata, metadataGetter),
+  );
 }
 
 /**
- * Starts a SERVER span under `parentContext` for a request whose end is signalled later
- * (an HTTP response's `finish`); run the handler with `runInContext(server.context, ...)`
- * and end it with `finishHttpServerSpan` / `finishGrpcServerSpan`.
+ * Starts a SERVER span under `parentContext` (from extractHttpContext / extractGrpcContext)
+ * for a request whose end is signalled later (an HTTP response's `close`); run the handler
+ * with `runInContext(server.context, ...)` and end it with `finishHttpServerSpan` /
+ * `finishGrpcServerSpan`. Undefined when tracing is off or the request is not traced.
  */
 export function startServerSpan(
   name: string,
   attributes: Attributes,
-  parentContext: Context,
-): ServerSpan {
-  if (activeTracer === undefined) return NOOP_SERVER_SPAN;
+  parentContext: Context | undefined,
+): ServerSpan | undefined {
+  if (activeTracer === undefined || parentContext === undefined) return undefined;
   const span = activeTracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
   return { span, context: trace.setSpan(parentContext, span) };
 }
 
-/** Runs `fn` with `ctx` active (a no-op wrapper when tracing is off). */
+/**
+ * Runs `fn` with `ctx` active for its synchronous run (a no-op wrapper when tracing is off).
+ * Work it leaves pending keeps the context only inside runInAsyncContext.
+ */
 export function runInContext<T>(ctx: Context, fn: () => T): T {
   if (activeTracer === undefined) return fn();
   return context.with(ctx, fn);
+}
+
+/** Runs `fn` with `ctx` active across all its awaits, until its promise settles. */
+export function runInAsyncContext<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
+  const manager = activeContextManager;
+  if (activeTracer === undefined || manager === undefined) return fn();
+  return manager.runAsync(ctx, fn);
+}
+
+/**
+ * As runInAsyncContext for work whose end is signalled rather than awaited: call the
+ * returned function once it is over (an HTTP response's 'close').
+ */
+export function enterAsyncContext(ctx: Context, fn: () => void): () => void {
+  const manager = activeContextManager;
+  if (activeTracer === undefined || manager === undefined) {
+    fn();
+    return () => undefined;
+  }
+  return manager.enterAsync(ctx, fn).release;
 }
 
 /**
@@ -226,28 +331,51 @@ export function finishGrpcServerSpan(span: Span, code: number, message?: string)
   span.end();
 }
 
-/** Runs `fn` inside a SERVER span whose parent is `parentContext`; ends it when `fn` settles. */
+/**
+ * Runs `fn` inside a SERVER span whose parent is `parentContext` (undefined: the request is
+ * not traced, `fn` gets the no-op span); ends it when `fn` settles.
+ */
 export function withServerSpan<T>(
   name: string,
   attributes: Attributes,
-  parentContext: Context,
+  parentContext: Context | undefined,
   fn: (span: Span) => T,
 ): T {
-  if (activeTracer === undefined) return fn(NOOP_SPAN);
+  if (activeTracer === undefined || parentContext === undefined) return fn(NOOP_SPAN);
   const span = activeTracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
   return runSpan(span, trace.setSpan(parentContext, span), fn);
 }
 
-/** Runs `fn` inside an INTERNAL span, child of the active span; ends it when `fn` settles. */
-export function withChildSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => T): T {
+/** True while a span that is recorded (a traced request's) is active. */
+function insideRecordedSpan(): boolean {
+  const span = trace.getSpan(context.active());
+  return span !== undefined && span.isRecording();
+}
+
+/**
+ * Runs `fn` inside an INTERNAL span, child of the active span; ends it when `fn` settles.
+ * Outside a recorded span (tracing off, a request that is not traced, work outside any
+ * request) `fn` simply runs: no span, no ids, no context switch, and `attributes` (a value
+ * or a function producing it) is not even computed.
+ */
+export function withChildSpan<T>(
+  name: string,
+  attributes: Attributes | (() => Attributes),
+  fn: (span: Span) => T,
+): T {
   if (activeTracer === undefined) return fn(NOOP_SPAN);
   const parent = context.active();
-  // Under a parent that is not sampled the child would not be either (ParentBasedSampler):
-  // it would cost an id, a span object and a context switch per call for nothing exported.
-  // fn runs in the parent's context, so log lines keep the parent's trace id.
   const parentSpan = trace.getSpan(parent);
-  if (parentSpan !== undefined && !parentSpan.isRecording()) return fn(parentSpan);
-  const span = activeTracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
+  // fn runs in the parent's context, so log lines keep the parent's trace id (if any).
+  if (parentSpan === undefined || !parentSpan.isRecording()) return fn(parentSpan ?? NOOP_SPAN);
+  const span = activeTracer.startSpan(
+    name,
+    {
+      kind: SpanKind.INTERNAL,
+      attributes: typeof attributes === 'function' ? attributes() : attributes,
+    },
+    parent,
+  );
   return runSpan(span, trace.setSpan(parent, span), fn);
 }
 
@@ -351,20 +479,23 @@ export function traceMethods<T extends object>(
       if (cached !== undefined) return cached;
       const method = value as (...args: unknown[]) => unknown;
       const name = `${prefix}.${property}`;
-      const traced = (...args: unknown[]): unknown =>
-        withChildSpan(
-          name,
-          { ...options.attributes, ...argumentAttributes(property, args) },
-          (span) => {
-            const result = method.apply(obj, args);
-            if (options.resultAttributes === undefined || !isPromiseLike(result)) return result;
-            const pick = options.resultAttributes;
-            return Promise.resolve(result).then((resolved) => {
-              span.setAttributes(pick(resolved));
-              return resolved;
-            });
-          },
-        );
+      const attributesOf = (args: unknown[]) => (): Attributes => ({
+        ...options.attributes,
+        ...argumentAttributes(property, args),
+      });
+      const traced = (...args: unknown[]): unknown => {
+        // Most calls are made outside a recorded span: they go straight to the method.
+        if (!insideRecordedSpan()) return method.apply(obj, args);
+        return withChildSpan(name, attributesOf(args), (span) => {
+          const result = method.apply(obj, args);
+          if (options.resultAttributes === undefined || !isPromiseLike(result)) return result;
+          const pick = options.resultAttributes;
+          return Promise.resolve(result).then((resolved) => {
+            span.setAttributes(pick(resolved));
+            return resolved;
+          });
+        });
+      };
       wrapped.set(property, traced);
       return traced;
     },
