@@ -71,6 +71,8 @@ const TRACER_NAME = 'vexil';
 /** Set while tracing is started; every helper short-circuits on undefined. */
 let activeTracer: Tracer | undefined;
 let activeContextManager: HybridContextManager | undefined;
+/** Server spans started and not yet ended: recorded spans exist only under them. */
+const openServerSpans = new Set<Span>();
 /** tracing.sampling_ratio of the started tracer. */
 let samplingRatio = 1;
 
@@ -158,6 +160,7 @@ export function startTracing(options: TracingOptions): Tracing {
         if (activeTracer === tracer) {
           activeTracer = undefined;
           activeContextManager = undefined;
+          openServerSpans.clear();
         }
         unregisterGlobals();
         contextManager.disable();
@@ -271,6 +274,7 @@ export function startServerSpan(
 ): ServerSpan | undefined {
   if (activeTracer === undefined || parentContext === undefined) return undefined;
   const span = activeTracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
+  openServerSpans.add(span);
   return { span, context: trace.setSpan(parentContext, span) };
 }
 
@@ -318,6 +322,7 @@ export function finishHttpServerSpan(
   span.setAttribute('http.route', route);
   span.setAttribute('http.response.status_code', status);
   if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  openServerSpans.delete(span);
   span.end();
 }
 
@@ -328,12 +333,14 @@ export function finishGrpcServerSpan(span: Span, code: number, message?: string)
   if (activeTracer === undefined) return;
   span.setAttribute('rpc.grpc.status_code', code);
   if (GRPC_SERVER_ERROR_CODES.has(code)) span.setStatus({ code: SpanStatusCode.ERROR, message });
+  openServerSpans.delete(span);
   span.end();
 }
 
 /**
  * Runs `fn` inside a SERVER span whose parent is `parentContext` (undefined: the request is
- * not traced, `fn` gets the no-op span); ends it when `fn` settles.
+ * not traced, `fn` gets the no-op span), with its context carried across `fn`'s awaits;
+ * ends it when `fn` settles.
  */
 export function withServerSpan<T>(
   name: string,
@@ -341,13 +348,47 @@ export function withServerSpan<T>(
   parentContext: Context | undefined,
   fn: (span: Span) => T,
 ): T {
-  if (activeTracer === undefined || parentContext === undefined) return fn(NOOP_SPAN);
+  const manager = activeContextManager;
+  if (activeTracer === undefined || manager === undefined || parentContext === undefined) {
+    return fn(NOOP_SPAN);
+  }
   const span = activeTracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
-  return runSpan(span, trace.setSpan(parentContext, span), fn);
+  openServerSpans.add(span);
+  const done = (error?: unknown): void => {
+    openServerSpans.delete(span);
+    endSpan(span, error);
+  };
+  let entered: { result: T; release: () => void };
+  try {
+    entered = manager.enterAsync(trace.setSpan(parentContext, span), () => fn(span));
+  } catch (err) {
+    done(err);
+    throw err;
+  }
+  const { result, release } = entered;
+  if (isPromiseLike(result)) {
+    return result.then(
+      (value) => {
+        release();
+        done();
+        return value;
+      },
+      (err: unknown) => {
+        release();
+        done(err);
+        throw err;
+      },
+    ) as T;
+  }
+  release();
+  done();
+  return result;
 }
 
 /** True while a span that is recorded (a traced request's) is active. */
 function insideRecordedSpan(): boolean {
+  // No traced request in flight: no recorded span can be active (the common case).
+  if (openServerSpans.size === 0) return false;
   const span = trace.getSpan(context.active());
   return span !== undefined && span.isRecording();
 }
@@ -453,9 +494,14 @@ export interface TraceMethodsOptions {
 }
 
 /**
- * Wraps every method of `target` (a repository, the evaluation service) so each call runs in
- * a child span named `<prefix>.<method>`. Returns `target` itself when tracing is off, so
- * the disabled path costs nothing per call. Call it after `startTracing`.
+ * Wraps every method of `target` (a repository, the evaluation service) so each call made
+ * inside a traced request runs in a child span named `<prefix>.<method>`; other calls go
+ * straight to the method. Returns `target` itself when tracing is off, so the disabled
+ * path costs nothing per call. Call it after `startTracing`.
+ *
+ * The wrapper is an object whose prototype is `target`, holding one wrapped function per
+ * method: reading a method is a plain property read (no proxy trap on every call), and
+ * anything else reads through to `target`. Methods run with `target` as `this`.
  */
 export function traceMethods<T extends object>(
   target: T,
@@ -464,42 +510,46 @@ export function traceMethods<T extends object>(
 ): T {
   if (activeTracer === undefined) return target;
   const argumentAttributes = options.argumentAttributes ?? keyAttributes;
-  const wrapped = new Map<PropertyKey, unknown>();
-  return new Proxy(target, {
-    get(obj, property, receiver) {
-      const value: unknown = Reflect.get(obj, property, receiver);
-      if (
-        typeof value !== 'function' ||
-        typeof property !== 'string' ||
-        property === 'constructor'
-      ) {
-        return value;
-      }
-      const cached = wrapped.get(property);
-      if (cached !== undefined) return cached;
-      const method = value as (...args: unknown[]) => unknown;
-      const name = `${prefix}.${property}`;
-      const attributesOf = (args: unknown[]) => (): Attributes => ({
-        ...options.attributes,
-        ...argumentAttributes(property, args),
-      });
-      const traced = (...args: unknown[]): unknown => {
-        // Most calls are made outside a recorded span: they go straight to the method.
-        if (!insideRecordedSpan()) return method.apply(obj, args);
-        return withChildSpan(name, attributesOf(args), (span) => {
-          const result = method.apply(obj, args);
-          if (options.resultAttributes === undefined || !isPromiseLike(result)) return result;
-          const pick = options.resultAttributes;
-          return Promise.resolve(result).then((resolved) => {
-            span.setAttributes(pick(resolved));
-            return resolved;
-          });
+  const wrapper = Object.create(target) as Record<string, unknown>;
+  for (const property of methodNames(target)) {
+    const method = (target as Record<string, unknown>)[property] as (...args: unknown[]) => unknown;
+    const name = `${prefix}.${property}`;
+    const attributesOf = (args: unknown[]) => (): Attributes => ({
+      ...options.attributes,
+      ...argumentAttributes(property, args),
+    });
+    wrapper[property] = (...args: unknown[]): unknown => {
+      // Most calls are made outside a recorded span: they go straight to the method.
+      if (!insideRecordedSpan()) return method.apply(target, args);
+      return withChildSpan(name, attributesOf(args), (span) => {
+        const result = method.apply(target, args);
+        if (options.resultAttributes === undefined || !isPromiseLike(result)) return result;
+        const pick = options.resultAttributes;
+        return Promise.resolve(result).then((resolved) => {
+          span.setAttributes(pick(resolved));
+          return resolved;
         });
-      };
-      wrapped.set(property, traced);
-      return traced;
-    },
-  });
+      });
+    };
+  }
+  return wrapper as T;
+}
+
+/** Names of the functions `target` has, itself or along its prototype chain (not Object's). */
+function methodNames(target: object): string[] {
+  const names = new Set<string>();
+  for (
+    let o: object | null = target;
+    o !== null && o !== Object.prototype;
+    o = Object.getPrototypeOf(o) as object | null
+  ) {
+    for (const name of Object.getOwnPropertyNames(o)) {
+      if (name === 'constructor' || names.has(name)) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(o, name);
+      if (descriptor !== undefined && typeof descriptor.value === 'function') names.add(name);
+    }
+  }
+  return [...names];
 }
 
 /**
