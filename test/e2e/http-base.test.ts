@@ -1,12 +1,13 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import {
+  createServer,
+  IncomingMessage,
+  request as httpRequest,
+  ServerResponse,
+  type Server,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import {
-  createHttpHandler,
-  createManagementApp,
-  sendJson,
-  type HttpDeps,
-} from '../../src/adapters/http';
+import { createHttpHandler, sendJson, type HttpDeps } from '../../src/adapters/http';
 import { NotFoundError, UnauthenticatedError } from '../../src/domain/errors';
 import type { ManagementApi } from '../../src/domain/services/api';
 import type { HealthSnapshot, Logger } from '../../src/ports';
@@ -244,24 +245,34 @@ describe('bodies', () => {
   });
 });
 
-describe('the management app on its own', () => {
-  it('still runs the guards without the outer handler', async () => {
-    const app = createManagementApp({
-      management,
-      logger,
-      bodyLimitBytes: 1024,
-      guards: [
-        () => {
-          throw new UnauthenticatedError();
-        },
-      ],
+describe('request and response objects', () => {
+  it('keep node:http’s own prototypes through management, evaluation and unknown routes', async () => {
+    const handler = createHttpHandler({ ...deps, guards: [] });
+    const seen: boolean[] = [];
+    const standalone = createServer((req, res) => {
+      handler(req, res);
+      res.on('close', () => {
+        seen.push(
+          Object.getPrototypeOf(req) === IncomingMessage.prototype &&
+            Object.getPrototypeOf(res) === ServerResponse.prototype,
+        );
+      });
     });
-    const standalone = createServer(app);
     await new Promise<void>((resolve) => standalone.listen(0, '127.0.0.1', resolve));
     try {
-      const port = (standalone.address() as AddressInfo).port;
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/flags/x`);
-      expect(res.status).toBe(401);
+      const url = `http://127.0.0.1:${(standalone.address() as AddressInfo).port}`;
+      expect((await fetch(`${url}/api/v1/flags/x`)).status).toBe(404);
+      const created = await fetch(`${url}/api/v1/namespaces`, {
+        method: 'POST',
+        body: JSON.stringify({ key: 'k', name: 'K' }),
+      });
+      expect(created.status).toBe(200);
+      expect((await fetch(`${url}/nowhere`)).status).toBe(404);
+      expect(
+        (await fetch(`${url}/evaluate/v1/echo/a`, { method: 'POST', body: '{}' })).status,
+      ).toBe(200);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(seen).toEqual([true, true, true, true]);
     } finally {
       await new Promise<void>((resolve) => standalone.close(() => resolve()));
     }

@@ -20,7 +20,7 @@ import type { Authenticator } from './authenticator';
  * Namespace scoping is checked where the request is known, without any async context
  * propagation (AsyncLocalStorage would slow every await of the process by a quarter):
  * - gRPC: in the authenticator, on the decoded request message (as Flipt's interceptor does);
- * - HTTP management (/api/v1, Express): in the guard, from the path and the query;
+ * - HTTP management (/api/v1): in the guard, from the path and the query;
  * - HTTP evaluation and snapshot (fast routes): in a wrapper of the route, on the parsed body.
  * Only a namespace-scoped caller pays for any of it.
  */

@@ -11,8 +11,8 @@ import {
   tracingActive,
 } from '../telemetry/tracing';
 import { healthRoute } from './health-route';
-import { jsonText, methodNotAllowed, sendJsonText, writeError } from './http-error';
-import { createManagementApp } from './management-app';
+import { jsonText, methodNotAllowed, notFoundRoute, sendJsonText, writeError } from './http-error';
+import { createManagementRoutes } from './management-app';
 import { parseJsonBody } from './parse-json';
 import { bodyTooLarge, discard, readBody } from './read-body';
 import {
@@ -39,7 +39,7 @@ export interface HttpDeps {
   readonly bodyLimitBytes: number;
   readonly ids: IdGenerator;
   /**
-   * Routes served on plain node:http before Express is reached: the evaluation fast path
+   * Routes checked before the management routes: the evaluation fast path
    * (POST /evaluate/v1/*), legacy evaluation, /metrics, /meta... First match wins; they
    * are checked after /health.
    */
@@ -84,14 +84,22 @@ const nothingToFinish = (): void => undefined;
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
- * The whole HTTP surface as one node:http request listener. Every request gets a request
- * id (echoed as X-Request-Id) and one access-log line; routes of the fast table are
- * answered directly, everything else goes to the Express management app.
+ * The whole HTTP surface as one node:http request listener over one route table (health,
+ * the extra routes, then the management routes). Every request gets a request id (echoed
+ * as X-Request-Id) and one access-log line; an unknown path answers 404, a known path with
+ * another method 501.
+ *
+ * Nothing here changes the prototype of a request or response or adds framework fields to
+ * them: node:http's own code then sees one shape of object on every request, which keeps
+ * the evaluation path fast whatever management traffic the process also serves.
  */
 export function createHttpHandler(deps: HttpDeps): HttpHandler {
-  const routes = [healthRoute(deps.health), ...(deps.extraRoutes ?? [])];
+  const routes = [
+    healthRoute(deps.health),
+    ...(deps.extraRoutes ?? []),
+    ...createManagementRoutes({ management: deps.management }),
+  ];
   const table = new RouteTable(routes);
-  const app = createManagementApp(deps);
   const tracing = tracingActive();
   const logAccess =
     requestFinisher({
@@ -127,7 +135,7 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
       ctx.route = match.pattern;
       writeError(res, methodNotAllowed());
     } else {
-      void app(req, res);
+      writeError(res, notFoundRoute());
     }
   };
 

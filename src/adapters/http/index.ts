@@ -40,5 +40,5 @@ export {
 } from './proto-json-decoder';
 export * from './presenters';
 export { HEALTH_SERVICES, healthRoute } from './health-route';
-export { createManagementApp, type ManagementAppDeps } from './management-app';
+export { createManagementRoutes, type ManagementRoutesDeps } from './management-app';
 export { MANAGEMENT_ENDPOINTS, type ApiEndpoint, type ApiMethod } from './management-routes';

@@ -70,7 +70,7 @@ export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export interface ApiEndpoint {
   readonly rpc: string;
   readonly method: ApiMethod;
-  /** Express patterns; path parameter names are the request fields' JSON names. */
+  /** Route patterns (`:name` parameters); parameter names are the request fields' JSON names. */
   readonly paths: readonly string[];
   /** The request message (JSON names in proto order). */
   readonly request: MessageSchema;

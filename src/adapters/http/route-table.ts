@@ -13,7 +13,7 @@ export interface HttpExchange {
   readJson(): Promise<unknown>;
 }
 
-/** A route answered on plain node:http, in front of the Express management app. */
+/** A route answered on plain node:http. */
 export interface HttpRoute {
   readonly method: string;
   /** Path pattern; `:name` segments are parameters, e.g. `/evaluate/v1/boolean`. */

@@ -53,7 +53,7 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as { then?: unknown }).then === 'function';
 
 /**
- * The evaluation routes, served on plain node:http ahead of Express: v2 boolean / variant /
+ * The evaluation routes, served on plain node:http ahead of the management routes: v2 boolean / variant /
  * batch (plain and namespace-scoped), the v1 evaluate routes, and the client-side SDK
  * snapshot with ETag / If-None-Match.
  */
