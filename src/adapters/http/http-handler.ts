@@ -16,12 +16,11 @@ import { createManagementRoutes } from './management-app';
 import { parseJsonBody } from './parse-json';
 import { bodyTooLarge, discard, readBody } from './read-body';
 import {
-  attachCallerTraceId,
-  attachServerSpan,
   beginRequest,
   createRequestContext,
   REQUEST_ID_HEADER,
   type RequestContext,
+  type RequestTrace,
 } from './request-context';
 import {
   RouteTable,
@@ -110,17 +109,17 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
   const exact = exactJsonRoutes(routes);
   const serve: JsonServer = { deps, guards: deps.guards ?? [] };
 
-  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+  const dispatch = (req: IncomingMessage, res: ServerResponse, trace?: RequestTrace): void => {
     // The common case first: a parameterless JSON route hit by its exact path and method.
     const url = req.url ?? '/';
     const direct = exact.get(url);
     if (direct !== undefined && direct.method === req.method) {
-      const ctx = createRequestContext(req, deps.ids);
+      const ctx = createRequestContext(req, deps.ids, trace);
       logAccess(res);
       serveJsonRoute(serve, direct, req, res, ctx, NO_PARAMS);
       return;
     }
-    const ctx = beginRequest(req, res, deps.ids);
+    const ctx = beginRequest(req, res, deps.ids, trace);
     logAccess(res);
     const { path, query } = splitTarget(url);
     const match = table.match(req.method ?? 'GET', path);
@@ -152,19 +151,18 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
     );
     if (server === undefined) {
       const traceId = callerTraceId(req.headers['traceparent']);
-      if (traceId !== undefined) attachCallerTraceId(req, traceId);
-      dispatch(req, res);
+      dispatch(req, res, traceId === undefined ? undefined : { callerTraceId: traceId });
       return;
     }
-    attachServerSpan(req, server.span, server.context);
+    const trace: RequestTrace = { span: server.span, context: server.context };
     const direct = exact.get(req.url ?? '/');
     if (direct !== undefined && direct.method === method) {
       // Its answer is computed synchronously once the body is in (re-entering this context
       // there): nothing needs the context carried across awaits.
-      runInContext(server.context, () => dispatch(req, res));
+      runInContext(server.context, () => dispatch(req, res, trace));
       return;
     }
-    const release = enterAsyncContext(server.context, () => dispatch(req, res));
+    const release = enterAsyncContext(server.context, () => dispatch(req, res, trace));
     res.once('close', release);
   };
 }
