@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import {
+  constants as perfConstants,
   monitorEventLoopDelay,
   PerformanceObserver,
   type IntervalHistogram,
@@ -9,11 +10,14 @@ import type { PrometheusRegistry } from './prometheus-registry';
 const GC_BUCKETS = [0.001, 0.01, 0.1, 1, 2, 5];
 
 const GC_KINDS: Readonly<Record<number, string>> = {
-  1: 'major',
-  2: 'minor',
-  4: 'incremental',
-  8: 'weakcb',
+  [perfConstants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [perfConstants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
 };
+
+/** The `kind` label of a GC performance entry's `detail.kind` (node's perf_hooks constants). */
+export const gcKindName = (kind: number | undefined): string => GC_KINDS[kind ?? 0] ?? 'unknown';
 
 /**
  * Registers the usual process_* and nodejs_* metrics (names as prom-client uses them, so
@@ -160,7 +164,7 @@ export function registerProcessMetrics(registry: PrometheusRegistry): () => void
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const detail = (entry as { detail?: { kind?: number } }).detail;
-      gc.observe(entry.duration / 1000, GC_KINDS[detail?.kind ?? 0] ?? 'unknown');
+      gc.observe(entry.duration / 1000, gcKindName(detail?.kind));
     }
   });
   observer.observe({ entryTypes: ['gc'] });
