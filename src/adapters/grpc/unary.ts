@@ -111,12 +111,11 @@ export function wrapUnary<Req, Res>(
     const finish = (code: grpc.status, message?: string): void => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       deps.recorder?.recordGrpc(service, rpc, code, durationMs / 1000);
-      let traceId =
-        server === undefined ? callerTraceId(call.metadata.get('traceparent')[0]) : undefined;
-      if (server !== undefined) {
-        traceId = traceIdOf(server.span);
-        finishGrpcServerSpan(server.span, code, message);
-      }
+      const traceId =
+        server === undefined
+          ? callerTraceId(call.metadata.get('traceparent')[0])
+          : traceIdOf(server.span);
+      if (server !== undefined) finishGrpcServerSpan(server.span, code, message);
       deps.logger.info('grpc call', {
         method,
         code: grpc.status[code] ?? String(code),

@@ -109,11 +109,15 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
   const exact = exactJsonRoutes(routes);
   const serve: JsonServer = { deps, guards: deps.guards ?? [] };
 
+  /** A parameterless JSON route hit by its exact path and method (the common case). */
+  const directRoute = (req: IncomingMessage): JsonRoute | undefined => {
+    const route = exact.get(req.url ?? '/');
+    return route !== undefined && route.method === req.method ? route : undefined;
+  };
+
   const dispatch = (req: IncomingMessage, res: ServerResponse, trace?: RequestTrace): void => {
-    // The common case first: a parameterless JSON route hit by its exact path and method.
-    const url = req.url ?? '/';
-    const direct = exact.get(url);
-    if (direct !== undefined && direct.method === req.method) {
+    const direct = directRoute(req);
+    if (direct !== undefined) {
       const ctx = createRequestContext(req, deps.ids, trace);
       logAccess(res);
       serveJsonRoute(serve, direct, req, res, ctx, NO_PARAMS);
@@ -121,7 +125,7 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
     }
     const ctx = beginRequest(req, res, deps.ids, trace);
     logAccess(res);
-    const { path, query } = splitTarget(url);
+    const { path, query } = splitTarget(req.url);
     const match = table.match(req.method ?? 'GET', path);
     if (match.kind === 'route') {
       ctx.route = match.route.pattern;
@@ -155,8 +159,7 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
       return;
     }
     const trace: RequestTrace = { span: server.span, context: server.context };
-    const direct = exact.get(req.url ?? '/');
-    if (direct !== undefined && direct.method === method) {
+    if (directRoute(req) !== undefined) {
       // Its answer is computed synchronously once the body is in (re-entering this context
       // there): nothing needs the context carried across awaits.
       runInContext(server.context, () => dispatch(req, res, trace));

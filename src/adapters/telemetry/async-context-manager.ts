@@ -48,15 +48,8 @@ export class HybridContextManager implements ContextManager {
    * promise it returns settles.
    */
   runAsync<T>(context: Context, fn: () => Promise<T>): Promise<T> {
-    this.asyncInFlight++;
-    let result: Promise<T>;
-    try {
-      result = this.with(context, fn);
-    } catch (err) {
-      this.release();
-      throw err;
-    }
-    return result.finally(() => this.release());
+    const { result, release } = this.enterAsync(context, fn);
+    return result.finally(release);
   }
 
   /**
