@@ -66,6 +66,11 @@ export async function startVexil({
     samplingRatio: config.tracing.sampling_ratio,
     serviceName: 'vexil',
     serviceVersion: version,
+    onExportFailure: (error, failedExports) =>
+      logger.warn('tracing: spans could not be exported and were dropped', {
+        error: error.message,
+        failedExports,
+      }),
   });
   const metrics = createMetrics({ enabled: config.metrics.enabled });
   const clock = new SystemClock();

@@ -16,7 +16,6 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BasicTracerProvider,
@@ -29,6 +28,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { HybridContextManager } from './async-context-manager';
+import { OtlpJsonExporter } from './otlp-exporter';
 
 export interface TracingOptions {
   readonly enabled: boolean;
@@ -41,6 +41,8 @@ export interface TracingOptions {
   readonly serviceVersion: string;
   /** How long spans wait in the batch before export (default 5000 ms). */
   readonly exportDelayMillis?: number;
+  /** Told when spans could not be exported (throttled: see OtlpJsonExporterOptions). */
+  readonly onExportFailure?: (error: Error, failedExports: number) => void;
 }
 
 export interface Tracing {
@@ -118,9 +120,11 @@ export function startTracing(options: TracingOptions): Tracing {
   }
   if (activeTracer !== undefined) throw new Error('tracing is already started');
 
-  const exporter = new OTLPTraceExporter({
+  const exporter = new OtlpJsonExporter({
     url: tracesUrl(options.endpoint),
-    headers: { ...options.headers },
+    headers: options.headers,
+    userAgent: `${options.serviceName}/${options.serviceVersion}`,
+    ...(options.onExportFailure === undefined ? {} : { onFailure: options.onExportFailure }),
   });
   const ratio = Math.min(1, Math.max(0, options.samplingRatio));
   const provider = new BasicTracerProvider({
