@@ -19,47 +19,6 @@ import {
 } from '../../src/adapters/telemetry/tracing';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
 
-/*
- * The OTLP exporter loads node:http with a dynamic import(), which jest's module VM refuses
- * without --experimental-vm-modules (plain Node runs it fine). Only that loader is replaced
- * here: serialization, batching, retries, headers and the HTTP exchange itself
- * (sendWithHttp) are the library's own.
- */
-jest.mock(
-  `${__dirname}/../../node_modules/@opentelemetry/otlp-exporter-base/build/src/transport/http-exporter-transport.js`,
-  () => {
-    const utils = jest.requireActual<{ sendWithHttp: (...args: unknown[]) => Promise<unknown> }>(
-      `${__dirname}/../../node_modules/@opentelemetry/otlp-exporter-base/build/src/transport/http-transport-utils.js`,
-    );
-    const http = jest.requireActual<typeof import('node:http')>('node:http');
-    interface Parameters {
-      url: string;
-      headers: () => Promise<Record<string, string>>;
-      compression: string;
-      userAgent?: string;
-    }
-    return {
-      createHttpExporterTransport: (parameters: Parameters) => {
-        const agent = new http.Agent({ keepAlive: false });
-        return {
-          send: async (data: Uint8Array, timeoutMillis: number) =>
-            utils.sendWithHttp(
-              http.request,
-              parameters.url,
-              await parameters.headers(),
-              parameters.compression,
-              parameters.userAgent,
-              agent,
-              data,
-              timeoutMillis,
-            ),
-          shutdown: () => agent.destroy(),
-        };
-      },
-    };
-  },
-);
-
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_SPAN_ID = '00f067aa0ba902b7';
 
