@@ -1,6 +1,7 @@
 /*
  * What metrics and tracing cost an HTTP evaluation, under wrk: three Vexil servers on the same
- * core (0), alternated round by round, wrk on core 1 (50 connections), POST /evaluate/v1/boolean:
+ * core (0), measured one after the other, wrk on core 1 (50 connections), POST /evaluate/v1/boolean,
+ * with three new server processes every round:
  *   - "off": VEXIL_METRICS_ENABLED=false, tracing disabled;
  *   - "metrics": metrics enabled (per-request HTTP and evaluation series), tracing disabled
  *     (the default configuration);
@@ -91,28 +92,16 @@ async function main(): Promise<void> {
     children.push(sink);
     const sinkPort = Number(sink.ready['port']);
 
-    const off = await startVexil([], {
-      VEXIL_METRICS_ENABLED: 'false',
-      VEXIL_TRACING_ENABLED: 'false',
-    });
-    children.push(off);
-    const metricsOnly = await startVexil([], {
-      VEXIL_METRICS_ENABLED: 'true',
-      VEXIL_TRACING_ENABLED: 'false',
-    });
-    children.push(metricsOnly);
-    const on = await startVexil([], {
-      VEXIL_METRICS_ENABLED: 'true',
-      VEXIL_TRACING_ENABLED: 'true',
-      VEXIL_TRACING_SAMPLING_RATIO: String(SAMPLING),
-      VEXIL_TRACING_OTLP_ENDPOINT: `http://127.0.0.1:${sinkPort}`,
-    });
-    children.push(on);
-    for (const v of [off, metricsOnly, on]) {
-      await seedSegment(v.httpPort);
-      await seedBooleanFlag(v.httpPort, FLAG);
-    }
-
+    const configs = [
+      { VEXIL_METRICS_ENABLED: 'false', VEXIL_TRACING_ENABLED: 'false' },
+      { VEXIL_METRICS_ENABLED: 'true', VEXIL_TRACING_ENABLED: 'false' },
+      {
+        VEXIL_METRICS_ENABLED: 'true',
+        VEXIL_TRACING_ENABLED: 'true',
+        VEXIL_TRACING_SAMPLING_RATIO: String(SAMPLING),
+        VEXIL_TRACING_OTLP_ENDPOINT: `http://127.0.0.1:${sinkPort}`,
+      },
+    ];
     const ids = entityIds(64);
     const script = path.join(work, 'boolean.lua');
     writePostScript(
@@ -126,41 +115,62 @@ async function main(): Promise<void> {
         }),
       ),
     );
-    for (const v of [off, metricsOnly, on]) {
-      await api(v.httpPort, 'POST', '/evaluate/v1/boolean', { flagKey: FLAG, entityId: ids[0] });
-    }
     const url = (v: Vexil) => `http://127.0.0.1:${v.httpPort}/evaluate/v1/boolean`;
-    const offMetrics = await fetch(`http://127.0.0.1:${off.httpPort}/metrics`);
-    if (offMetrics.status === 200 && (await offMetrics.text()).includes('vexil_http_requests')) {
-      throw new Error('"off" still counts HTTP requests: VEXIL_METRICS_ENABLED=false not applied');
-    }
 
     console.log(
       `node ${process.version}; servers on core ${SERVER_CORE}, wrk and the OTLP sink on ` +
         `core ${LOAD_CORE}; ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s ` +
-        `(warm-up ${WARMUP} s); Vexil log level ${process.env['VEXIL_LOG_LEVEL'] ?? 'warn'}; ` +
-        `load average ${loadavg()
+        `(warm-up ${WARMUP} s), fresh servers each round; Vexil log level ` +
+        `${process.env['VEXIL_LOG_LEVEL'] ?? 'warn'}; load average ${loadavg()
           .map((l) => l.toFixed(2))
           .join(' ')}`,
     );
-    await measure(url(off), script, WARMUP, off.pid);
-    await measure(url(metricsOnly), script, WARMUP, metricsOnly.pid);
-    await measure(url(on), script, WARMUP, on.pid);
-    const countedBefore = await httpRequestsCounted(on);
-    const spansBefore = await sinkStats(sinkPort);
 
     const offRuns: Measured[] = [];
     const metricsRuns: Measured[] = [];
     const onRuns: Measured[] = [];
     let onRequests = 0;
+    let counted = 0;
+    const spansBefore = await sinkStats(sinkPort);
     for (let round = 1; round <= ROUNDS; round++) {
+      // New processes every round: a server's speed varies a few percent from one process to
+      // the next (code layout, JIT decisions), and the median over rounds evens that out.
+      const servers: Vexil[] = [];
+      for (const env of configs) {
+        const v = await startVexil([], env);
+        children.push(v);
+        servers.push(v);
+        await seedSegment(v.httpPort);
+        await seedBooleanFlag(v.httpPort, FLAG);
+        await api(v.httpPort, 'POST', '/evaluate/v1/boolean', { flagKey: FLAG, entityId: ids[0] });
+      }
+      const [off, metricsOnly, on] = servers as [Vexil, Vexil, Vexil];
+      if (round === 1) {
+        const offMetrics = await fetch(`http://127.0.0.1:${off.httpPort}/metrics`);
+        if (
+          offMetrics.status === 200 &&
+          (await offMetrics.text()).includes('vexil_http_requests')
+        ) {
+          throw new Error(
+            '"off" still counts HTTP requests: VEXIL_METRICS_ENABLED=false not applied',
+          );
+        }
+      }
+      for (const v of servers) await measure(url(v), script, WARMUP, v.pid);
+      const countedBefore = await httpRequestsCounted(on);
       const a = await measure(url(off), script, DURATION, off.pid);
       const m = await measure(url(metricsOnly), script, DURATION, metricsOnly.pid);
       const b = await measure(url(on), script, DURATION, on.pid);
+      counted += (await httpRequestsCounted(on)) - countedBefore;
       offRuns.push(a);
       metricsRuns.push(m);
       onRuns.push(b);
       onRequests += b.requestsPerSecond * DURATION;
+      // Stopping "on" flushes the spans it still holds to the sink.
+      for (const v of servers) {
+        await v.stop();
+        children.splice(children.indexOf(v), 1);
+      }
       console.log(`round ${round}`);
       console.log(`  ${line('metrics and tracing off', a)}`);
       console.log(
@@ -170,9 +180,6 @@ async function main(): Promise<void> {
         `  ${line(`metrics and tracing (${SAMPLING}) on`, b)}  ratio ${(b.requestsPerSecond / a.requestsPerSecond).toFixed(3)}`,
       );
     }
-    // Let the batch span processor export what the last round left (it exports every 5 s).
-    await new Promise((r) => setTimeout(r, 6000));
-    const counted = (await httpRequestsCounted(on)) - countedBefore;
     const spansAfter = await sinkStats(sinkPort);
 
     const summary = (runs: readonly Measured[]) => ({
@@ -208,7 +215,7 @@ async function main(): Promise<void> {
     );
     console.log(
       `  "on" counted ${fmt(counted)} HTTP requests in /metrics for about ${fmt(onRequests)} sent ` +
-        `(warm-ups excluded); the sink received ${fmt(spansAfter.exports - spansBefore.exports)} ` +
+        `(warm-ups excluded); with warm-ups, the sink received ${fmt(spansAfter.exports - spansBefore.exports)} ` +
         `exports holding ${fmt(spansAfter.spans - spansBefore.spans)} spans`,
     );
   } finally {

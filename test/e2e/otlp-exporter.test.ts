@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { ExportResultCode, TraceState, type ExportResult } from '@opentelemetry/core';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -312,6 +313,21 @@ describe('OtlpJsonExporter', () => {
     expect(await pending).toEqual({ code: ExportResultCode.SUCCESS });
     const after = await exportOnce(e, sampleSpans());
     expect(after.code).toBe(ExportResultCode.FAILED);
+  });
+
+  it('posts from a worker thread, started again if it dies', async () => {
+    const c = await collector({ status: 200 });
+    const e = exporter({ url: c.url });
+    const workerOf = () => (e as unknown as { worker?: Worker }).worker;
+    expect(workerOf()).toBeUndefined();
+    expect(await exportOnce(e, sampleSpans())).toEqual({ code: ExportResultCode.SUCCESS });
+    const first = workerOf();
+    expect(first).toBeInstanceOf(Worker);
+    await first!.terminate();
+    expect(await exportOnce(e, sampleSpans())).toEqual({ code: ExportResultCode.SUCCESS });
+    expect(workerOf()).toBeInstanceOf(Worker);
+    expect(workerOf()).not.toBe(first);
+    expect(c.received).toHaveLength(2);
   });
 
   it('refuses an endpoint that is not http or https', () => {

@@ -1,5 +1,4 @@
-import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
-import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import { Worker } from 'node:worker_threads';
 import type { AttributeValue, Attributes, HrTime, SpanContext } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -9,6 +8,10 @@ import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
  * ExportTraceServiceRequest JSON a collector's `/v1/traces` accepts, and posted over a
  * kept-alive connection. Retryable answers (429, 502, 503, 504, connection errors) are tried
  * again with backoff, honouring Retry-After, within the export timeout.
+ *
+ * The HTTP exchange runs on a worker thread. An HTTP client in the server's own thread would
+ * run node:http's and net's code (shared with the server side) on client objects too, and V8
+ * then keeps slower, polymorphic versions of that code for every request the server handles.
  */
 
 export interface OtlpJsonExporterOptions {
@@ -32,11 +35,76 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 const MAX_ATTEMPTS = 5;
 
+/** What the worker is given once. */
+interface WorkerSetup {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly maxResponseBytes: number;
+}
+
+/** One POST asked of the worker, and its answer. */
+interface PostRequest {
+  readonly id: number;
+  readonly body: string;
+  readonly timeoutMillis: number;
+}
+type PostAnswer =
+  | {
+      readonly id: number;
+      readonly status: number;
+      readonly retryAfter?: string;
+      readonly text: string;
+    }
+  | { readonly id: number; readonly error: string };
+
+/**
+ * The worker: posts each body it is sent, answers with the status (or the error). Plain
+ * JavaScript, run with `eval`, so it works from the compiled build and from the sources alike.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { url, headers, maxResponseBytes } = workerData;
+const target = new URL(url);
+const http = require(target.protocol === 'https:' ? 'node:https' : 'node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+parentPort.on('message', ({ id, body, timeoutMillis }) => {
+  let answered = false;
+  const answer = (message) => {
+    if (answered) return;
+    answered = true;
+    parentPort.postMessage({ id, ...message });
+  };
+  const req = http.request(target, {
+    method: 'POST',
+    agent,
+    headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    timeout: timeoutMillis,
+  });
+  req.on('response', (res) => {
+    const chunks = [];
+    let size = 0;
+    res.on('data', (chunk) => {
+      if (size < maxResponseBytes) chunks.push(chunk);
+      size += chunk.length;
+    });
+    res.on('error', (err) => answer({ error: err.message }));
+    res.on('end', () =>
+      answer({
+        status: res.statusCode,
+        retryAfter: res.headers['retry-after'],
+        text: Buffer.concat(chunks).toString('utf8').slice(0, 200),
+      }),
+    );
+  });
+  req.on('timeout', () => req.destroy(new Error('no answer within ' + timeoutMillis + ' ms')));
+  req.on('error', (err) => answer({ error: err.message }));
+  req.end(body);
+});
+`;
+
 export class OtlpJsonExporter implements SpanExporter {
   private readonly url: URL;
-  private readonly agent: HttpAgent;
-  private readonly send: typeof httpRequest;
-  private readonly headers: Record<string, string>;
+  private readonly setup: WorkerSetup;
   private readonly timeoutMillis: number;
   private readonly retryDelayMillis: number;
   private readonly inFlight = new Set<Promise<void>>();
@@ -44,21 +112,23 @@ export class OtlpJsonExporter implements SpanExporter {
   private readonly onFailure: (error: Error, failedExports: number) => void;
   private failuresUnreported = 0;
   private lastReportAt = -Infinity;
+  private worker: Worker | undefined;
+  private readonly posts = new Map<number, (outcome: PostOutcome) => void>();
+  private nextPostId = 1;
 
   constructor(options: OtlpJsonExporterOptions) {
     this.url = new URL(options.url);
-    const https = this.url.protocol === 'https:';
-    if (!https && this.url.protocol !== 'http:') {
+    if (this.url.protocol !== 'https:' && this.url.protocol !== 'http:') {
       throw new Error(`tracing endpoint must be http:// or https://, got ${this.url.protocol}`);
     }
-    this.agent = https
-      ? new HttpsAgent({ keepAlive: true, maxSockets: 2 })
-      : new HttpAgent({ keepAlive: true, maxSockets: 2 });
-    this.send = https ? httpsRequest : httpRequest;
-    this.headers = {
-      'user-agent': options.userAgent,
-      ...lowerCaseKeys(options.headers),
-      'content-type': 'application/json',
+    this.setup = {
+      url: this.url.href,
+      headers: {
+        'user-agent': options.userAgent,
+        ...lowerCaseKeys(options.headers),
+        'content-type': 'application/json',
+      },
+      maxResponseBytes: MAX_RESPONSE_BYTES,
     };
     this.timeoutMillis = options.timeoutMillis ?? 10_000;
     this.retryDelayMillis = options.retryDelayMillis ?? 1000;
@@ -74,8 +144,7 @@ export class OtlpJsonExporter implements SpanExporter {
       resultCallback({ code: ExportResultCode.SUCCESS });
       return;
     }
-    const body = Buffer.from(encodeOtlpJson(spans), 'utf8');
-    const done = this.deliver(body).then(
+    const done = this.deliver(encodeOtlpJson(spans)).then(
       () => {
         this.lastReportAt = -Infinity;
         resultCallback({ code: ExportResultCode.SUCCESS });
@@ -96,7 +165,9 @@ export class OtlpJsonExporter implements SpanExporter {
   async shutdown(): Promise<void> {
     this.stopped = true;
     await this.forceFlush();
-    this.agent.destroy();
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
   }
 
   private reportFailure(error: Error): void {
@@ -109,7 +180,7 @@ export class OtlpJsonExporter implements SpanExporter {
     this.onFailure(error, count);
   }
 
-  private async deliver(body: Buffer): Promise<void> {
+  private async deliver(body: string): Promise<void> {
     const deadline = Date.now() + this.timeoutMillis;
     let delay = this.retryDelayMillis;
     for (let attempt = 1; ; attempt++) {
@@ -127,34 +198,64 @@ export class OtlpJsonExporter implements SpanExporter {
     }
   }
 
-  private post(body: Buffer, timeoutMillis: number): Promise<PostOutcome> {
+  /** One POST, made by the worker (started on first use, again after it dies). */
+  private post(body: string, timeoutMillis: number): Promise<PostOutcome> {
+    const worker = (this.worker ??= this.startWorker());
     return new Promise((resolve) => {
-      const req = this.send(this.url, {
-        method: 'POST',
-        agent: this.agent,
-        headers: { ...this.headers, 'content-length': String(body.length) },
-        timeout: Math.max(1, timeoutMillis),
-      });
-      req.on('response', (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          if (size < MAX_RESPONSE_BYTES) chunks.push(chunk);
-          size += chunk.length;
-        });
-        res.on('error', () => undefined);
-        res.on('end', () => resolve(outcomeOf(res, Buffer.concat(chunks))));
-      });
-      req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMillis} ms`)));
-      req.on('error', (err) =>
-        resolve({
-          ok: false,
-          retryable: true,
-          error: new Error(`OTLP export to ${this.url.origin} failed: ${err.message}`),
-        }),
-      );
-      req.end(body);
+      const id = this.nextPostId++;
+      this.posts.set(id, resolve);
+      // The worker keeps the process alive only while a POST is waiting for its answer.
+      if (this.posts.size === 1) worker.ref();
+      const request: PostRequest = { id, body, timeoutMillis: Math.max(1, timeoutMillis) };
+      worker.postMessage(request);
     });
+  }
+
+  private settle(id: number, outcome: PostOutcome): void {
+    const resolve = this.posts.get(id);
+    if (resolve === undefined) return;
+    this.posts.delete(id);
+    if (this.posts.size === 0) this.worker?.unref();
+    resolve(outcome);
+  }
+
+  private startWorker(): Worker {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: this.setup,
+      // Not the server's flags (--cpu-prof, --require, inspector): the worker only posts.
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: 64 },
+    });
+    worker.unref();
+    worker.on('message', (answer: PostAnswer) => this.settle(answer.id, this.outcomeOf(answer)));
+    const lost = (reason: string): void => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const id of [...this.posts.keys()]) {
+        this.settle(id, { ok: false, retryable: true, error: this.failure(reason) });
+      }
+    };
+    worker.on('error', (err) => lost(`export worker failed: ${err.message}`));
+    worker.on('exit', (code) => lost(`export worker exited with code ${code}`));
+    return worker;
+  }
+
+  private outcomeOf(answer: PostAnswer): PostOutcome {
+    if ('error' in answer) return { ok: false, retryable: true, error: this.failure(answer.error) };
+    const { status, text } = answer;
+    if (status >= 200 && status < 300) return { ok: true };
+    return {
+      ok: false,
+      retryable: RETRYABLE_STATUS.has(status),
+      error: new Error(
+        `OTLP collector answered ${status}${text.trim() === '' ? '' : `: ${text.trim()}`}`,
+      ),
+      retryAfterMillis: retryAfterMillis(answer.retryAfter),
+    };
+  }
+
+  private failure(reason: string): Error {
+    return new Error(`OTLP export to ${this.url.origin} failed: ${reason}`);
   }
 }
 
@@ -166,18 +267,6 @@ type PostOutcome =
       readonly error: Error;
       readonly retryAfterMillis?: number;
     };
-
-function outcomeOf(res: IncomingMessage, body: Buffer): PostOutcome {
-  const status = res.statusCode ?? 0;
-  if (status >= 200 && status < 300) return { ok: true };
-  const text = body.toString('utf8').slice(0, 200).trim();
-  return {
-    ok: false,
-    retryable: RETRYABLE_STATUS.has(status),
-    error: new Error(`OTLP collector answered ${status}${text === '' ? '' : `: ${text}`}`),
-    retryAfterMillis: retryAfterMillis(res.headers['retry-after']),
-  };
-}
 
 /** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
 export function retryAfterMillis(value: string | undefined, now = Date.now()): number | undefined {
