@@ -11,12 +11,8 @@ import {
   SimpleSpanProcessor,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
-import {
-  encodeOtlpJson,
-  nanos,
-  OtlpJsonExporter,
-  retryAfterMillis,
-} from '../../src/adapters/telemetry/otlp-exporter';
+import { OtlpJsonExporter, retryAfterMillis } from '../../src/adapters/telemetry/otlp-exporter';
+import { encodeOtlpJson, nanos } from '../../src/adapters/telemetry/otlp-json';
 import { startOtlpReceiver } from '../support/otlp-receiver';
 
 /** Spans from the real SDK: a server span with a child, a link, an event and every value type. */
