@@ -8,6 +8,7 @@
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import {
+  fmt,
   cpuSeconds,
   median,
   numberOption,
@@ -62,9 +63,6 @@ async function load(port: number, serverPid: number): Promise<Measured> {
     cpuMicros: (cpu * 1e6) / result.total,
   };
 }
-
-const fmt = (n: number, digits = 0): string =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 async function main(): Promise<void> {
   requireTool('taskset', 'apt-get install util-linux');

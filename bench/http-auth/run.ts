@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  fmt,
   entityIds,
   median,
   numberOption,
@@ -55,9 +56,6 @@ end
 `,
   );
 }
-
-const fmt = (n: number, digits = 0): string =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 const line = (label: string, r: WrkResult): string =>
   `${label.padEnd(26)} ${fmt(r.requestsPerSecond).padStart(9)} req/s` +

@@ -16,8 +16,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  fmt,
   api,
-  cpuSeconds,
   entityIds,
   LOAD_CORE,
   median,
@@ -31,7 +31,7 @@ import {
   type Child,
   type Vexil,
 } from '../http/processes';
-import { runWrk, writePostScript, type WrkResult } from '../http/wrk';
+import { measureWrk, writePostScript, type Measured } from '../http/wrk';
 
 const argv = process.argv.slice(2);
 const DURATION = numberOption('duration', argv, 5);
@@ -43,25 +43,13 @@ const SAMPLING = numberOption('sampling', argv, 1);
 const FLAG = 'bench-flag-000';
 const TARGET_LOSS = 0.05;
 
-interface Measured extends WrkResult {
-  readonly cpuMicros: number;
-}
-
-const fmt = (n: number, digits = 0): string =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
 const line = (label: string, r: Measured): string =>
   `${label.padEnd(30)} ${fmt(r.requestsPerSecond).padStart(9)} req/s` +
   `  p50 ${fmt(r.p50Ms, 2).padStart(6)} ms  p99 ${fmt(r.p99Ms, 2).padStart(6)} ms` +
   `  cpu ${fmt(r.cpuMicros, 1).padStart(6)} µs/req`;
 
-async function measure(url: string, script: string, seconds: number, pid: number) {
-  const before = cpuSeconds(pid);
-  const result = await runWrk({ url, script, seconds, connections: CONNECTIONS });
-  const cpu = cpuSeconds(pid) - before;
-  if (result.errors > 0) throw new Error(`${url}: ${result.errors} failed requests under load`);
-  return { ...result, cpuMicros: (cpu * 1e6) / (result.requestsPerSecond * seconds) };
-}
+const measure = (url: string, script: string, seconds: number, serverPid: number) =>
+  measureWrk({ url, script, seconds, connections: CONNECTIONS, serverPid });
 
 async function sinkStats(port: number): Promise<{ exports: number; spans: number }> {
   const res = await fetch(`http://127.0.0.1:${port}/stats`);

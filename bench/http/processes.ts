@@ -244,6 +244,10 @@ export async function seedSegment(httpPort: number): Promise<void> {
 export const entityIds = (count: number): string[] =>
   Array.from({ length: count }, (_, i) => `user-${(i * 7919).toString(16).padStart(8, '0')}`);
 
+/** A number with thousands separators and `digits` decimals, for bench reports. */
+export const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
 export const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);

@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  fmt,
   api,
-  cpuSeconds,
   entityIds,
   median,
   numberOption,
@@ -25,7 +25,7 @@ import {
   type Child,
   type Vexil,
 } from './processes';
-import { runWrk, writePostScript, type WrkResult } from './wrk';
+import { measureWrk, writePostScript, type Measured } from './wrk';
 
 const argv = process.argv.slice(2);
 const DURATION = numberOption('duration', argv, 8);
@@ -60,9 +60,6 @@ function batchBodies(ids: readonly string[]): string[] {
   );
 }
 
-const fmt = (n: number, digits = 0): string =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
 function line(label: string, r: Measured, extra = ''): string {
   return (
     `${label.padEnd(22)} ${fmt(r.requestsPerSecond).padStart(9)} req/s` +
@@ -71,23 +68,8 @@ function line(label: string, r: Measured, extra = ''): string {
   );
 }
 
-interface Measured extends WrkResult {
-  /** Server CPU time per answered request, in microseconds. */
-  readonly cpuMicros: number;
-}
-
-async function measure(
-  url: string,
-  script: string,
-  seconds: number,
-  serverPid: number,
-): Promise<Measured> {
-  const cpuBefore = cpuSeconds(serverPid);
-  const result = await runWrk({ url, script, seconds, connections: CONNECTIONS });
-  const cpu = cpuSeconds(serverPid) - cpuBefore;
-  if (result.errors > 0) throw new Error(`${url}: ${result.errors} failed requests under load`);
-  return { ...result, cpuMicros: (cpu * 1e6) / (result.requestsPerSecond * seconds) };
-}
+const measure = (url: string, script: string, seconds: number, serverPid: number) =>
+  measureWrk({ url, script, seconds, connections: CONNECTIONS, serverPid });
 
 async function seed(vexil: Vexil): Promise<void> {
   await seedSegment(vexil.httpPort);

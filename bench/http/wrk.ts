@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { LOAD_CORE } from './processes';
+import { cpuSeconds, LOAD_CORE } from './processes';
 
 export interface WrkResult {
   readonly requestsPerSecond: number;
@@ -90,4 +90,28 @@ export function runWrk(options: {
       }
     });
   });
+}
+
+export interface Measured extends WrkResult {
+  /** Server CPU time per answered request, in microseconds. */
+  readonly cpuMicros: number;
+}
+
+/**
+ * runWrk against a server whose CPU time is read from /proc before and after; throws when any
+ * request failed under load.
+ */
+export async function measureWrk(options: {
+  readonly url: string;
+  readonly script: string;
+  readonly seconds: number;
+  readonly connections: number;
+  readonly serverPid: number;
+}): Promise<Measured> {
+  const { url, seconds, serverPid } = options;
+  const cpuBefore = cpuSeconds(serverPid);
+  const result = await runWrk(options);
+  const cpu = cpuSeconds(serverPid) - cpuBefore;
+  if (result.errors > 0) throw new Error(`${url}: ${result.errors} failed requests under load`);
+  return { ...result, cpuMicros: (cpu * 1e6) / (result.requestsPerSecond * seconds) };
 }
