@@ -5,9 +5,10 @@ import {
   ServerResponse,
   type Server,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { createHttpHandler, sendJson, type HttpDeps } from '../../src/adapters/http';
+import type { JsonRoute } from '../../src/adapters/http/http-handler';
 import { NotFoundError, UnauthenticatedError } from '../../src/domain/errors';
 import type { ManagementApi } from '../../src/domain/services/api';
 import type { HealthSnapshot, Logger } from '../../src/ports';
@@ -275,6 +276,123 @@ describe('request and response objects', () => {
       expect(seen).toEqual([true, true, true, true]);
     } finally {
       await new Promise<void>((resolve) => standalone.close(() => resolve()));
+    }
+  });
+});
+
+describe('answers of JSON routes', () => {
+  /** A JSON route that echoes `n`, logging when each answer is computed and written. */
+  async function turnServer(log: string[]): Promise<{ server: Server; port: number }> {
+    const route: JsonRoute = {
+      method: 'POST',
+      pattern: '/evaluate/v1/turn',
+      public: true,
+      handle: () => undefined,
+      answer: (body) => {
+        const n = (body as { n: string }).n;
+        log.push(`answer ${n}`);
+        return { n };
+      },
+    };
+    const handler = createHttpHandler({ ...deps, guards: [], extraRoutes: [route] });
+    const server = createServer((req, res) => {
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+        log.push(`write ${String(req.headers['x-request-id'])}`);
+        return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+      } as typeof res.writeHead;
+      handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, port: (server.address() as AddressInfo).port };
+  }
+
+  const rawRequest = (n: string): string => {
+    const body = JSON.stringify({ n });
+    return (
+      `POST /evaluate/v1/turn HTTP/1.1\r\nHost: x\r\nX-Request-Id: ${n}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+    );
+  };
+
+  /** Sockets connected and accepted by `server`, each collecting what it receives. */
+  async function connect(
+    server: Server,
+    port: number,
+    count: number,
+  ): Promise<Array<{ socket: Socket; received: () => string }>> {
+    let accepted = 0;
+    const onConnection = (): void => void accepted++;
+    server.on('connection', onConnection);
+    const clients = await Promise.all(
+      Array.from({ length: count }, async () => {
+        const socket = netConnect(port, '127.0.0.1');
+        let data = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (data += chunk));
+        socket.on('error', () => undefined);
+        await new Promise((resolve) => socket.once('connect', resolve));
+        return { socket, received: () => data };
+      }),
+    );
+    await waitFor(() => accepted === count);
+    server.off('connection', onConnection);
+    return clients;
+  }
+
+  /** Blocks this process, so requests written before reach the server in one turn. */
+  const blockFor = (ms: number): void => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      // busy: the server reads nothing until the loop turns
+    }
+  };
+
+  const waitFor = async (check: () => boolean): Promise<void> => {
+    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(check()).toBe(true);
+  };
+
+  it('writes the answers computed in one turn together, once all of them are computed', async () => {
+    const log: string[] = [];
+    const { server, port } = await turnServer(log);
+    const clients = await connect(server, port, 3);
+    try {
+      clients.forEach((c, i) => c.socket.write(rawRequest(`r${i}`)));
+      blockFor(50);
+      await waitFor(() => clients.every((c) => c.received().includes('\r\n\r\n{"n"')));
+      expect(log.slice(0, 3).sort()).toEqual(['answer r0', 'answer r1', 'answer r2']);
+      expect(log.slice(3).sort()).toEqual(['write r0', 'write r1', 'write r2']);
+      clients.forEach((c, i) => {
+        expect(c.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+        expect(c.received()).toContain(`\r\nX-Request-Id: r${i}\r\n`);
+        expect(c.received().endsWith(`\r\n\r\n{"n":"r${i}"}`)).toBe(true);
+      });
+    } finally {
+      clients.forEach((c) => c.socket.destroy());
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('still answers the others when a client leaves before its answer is written', async () => {
+    const log: string[] = [];
+    const { server, port } = await turnServer(log);
+    const clients = await connect(server, port, 3);
+    try {
+      clients.forEach((c, i) => c.socket.write(rawRequest(`r${i}`)));
+      // The middle client resets its connection before the server reads anything.
+      (clients[1] as { socket: Socket }).socket.resetAndDestroy();
+      blockFor(50);
+      const [first, , last] = clients as [(typeof clients)[0], unknown, (typeof clients)[0]];
+      await waitFor(
+        () => first.received().endsWith('{"n":"r0"}') && last.received().endsWith('{"n":"r2"}'),
+      );
+      // A keep-alive connection still serves the next request.
+      first.socket.write(rawRequest('again'));
+      await waitFor(() => first.received().endsWith('{"n":"again"}'));
+    } finally {
+      clients.forEach((c) => c.socket.destroy());
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });
