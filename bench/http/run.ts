@@ -64,7 +64,8 @@ function line(label: string, r: Measured, extra = ''): string {
   return (
     `${label.padEnd(22)} ${fmt(r.requestsPerSecond).padStart(9)} req/s` +
     `  p50 ${fmt(r.p50Ms, 2).padStart(6)} ms  p99 ${fmt(r.p99Ms, 2).padStart(6)} ms` +
-    `  cpu ${fmt(r.cpuMicros, 1).padStart(6)} µs/req${extra}`
+    `  cpu ${fmt(r.cpuMicros, 1).padStart(6)} µs/req` +
+    `  wake-ups ${r.wakeupsPerRequest.toFixed(3)}/req${extra}`
   );
 }
 
@@ -158,6 +159,7 @@ async function main(): Promise<void> {
       rps: median(runs.map((x) => x.requestsPerSecond)),
       p50: median(runs.map((x) => x.p50Ms)),
       p99: median(runs.map((x) => x.p99Ms)),
+      wakeups: median(runs.map((x) => x.wakeupsPerRequest)),
     });
     const v = summary(vexilRuns);
     const r = summary(rawRuns);
@@ -175,6 +177,10 @@ async function main(): Promise<void> {
     );
     console.log(
       `  cpu raw/vexil   ${(r.cpu / v.cpu).toFixed(3)} (what the req/s ratio would be with core 0 to themselves)`,
+    );
+    console.log(
+      `  wake-ups        vexil ${v.wakeups.toFixed(3)}, raw ${r.wakeups.toFixed(3)} per request ` +
+        `(interrupts sent to wrk's core: see bench/http/wrk.ts)`,
     );
     console.log(
       `  ratio vexil/raw ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)})`,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpuSeconds, LOAD_CORE } from './processes';
 
 export interface WrkResult {
@@ -95,6 +95,25 @@ export function runWrk(options: {
 export interface Measured extends WrkResult {
   /** Server CPU time per answered request, in microseconds. */
   readonly cpuMicros: number;
+  /**
+   * Function-call interrupts received by wrk's core per answered request (NaN when
+   * /proc/interrupts has no CAL line): mostly the kernel waking wrk, asleep, when an answer
+   * arrives. Each one costs the server's core a few microseconds inside its write.
+   */
+  readonly wakeupsPerRequest: number;
+}
+
+/** The CAL (function call interrupts) count of one core, from /proc/interrupts; NaN if absent. */
+export function callInterrupts(core: string): number {
+  try {
+    const line = readFileSync('/proc/interrupts', 'utf8')
+      .split('\n')
+      .find((l) => l.trimStart().startsWith('CAL:'));
+    const counts = line?.trim().split(/\s+/).slice(1);
+    return Number(counts?.[Number(core)] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /**
@@ -110,8 +129,11 @@ export async function measureWrk(options: {
 }): Promise<Measured> {
   const { url, seconds, serverPid } = options;
   const cpuBefore = cpuSeconds(serverPid);
+  const wakeupsBefore = callInterrupts(LOAD_CORE);
   const result = await runWrk(options);
   const cpu = cpuSeconds(serverPid) - cpuBefore;
+  const wakeups = callInterrupts(LOAD_CORE) - wakeupsBefore;
   if (result.errors > 0) throw new Error(`${url}: ${result.errors} failed requests under load`);
-  return { ...result, cpuMicros: (cpu * 1e6) / (result.requestsPerSecond * seconds) };
+  const answered = result.requestsPerSecond * seconds;
+  return { ...result, cpuMicros: (cpu * 1e6) / answered, wakeupsPerRequest: wakeups / answered };
 }
