@@ -10,24 +10,16 @@ import {
   trace,
   type Attributes,
   type Context,
-  type Link,
   type Span,
   type TextMapGetter,
   type Tracer,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  BasicTracerProvider,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  SamplingDecision,
-  TraceIdRatioBasedSampler,
-  type Sampler,
-  type SamplingResult,
-} from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { HybridContextManager } from './async-context-manager';
+import { LeanTracerProvider } from './lean-tracer';
 import { OtlpJsonExporter } from './otlp-exporter';
 
 export interface TracingOptions {
@@ -78,31 +70,6 @@ const openServerSpans = new Set<Span>();
 /** tracing.sampling_ratio of the started tracer. */
 let samplingRatio = 1;
 
-/**
- * The root sampler. Whether a request is traced is decided where it arrives (see
- * extractHttpContext), before any span object exists, so a server span that gets started is
- * one already chosen; other root spans (work outside any request) follow the ratio.
- */
-class EdgeDecidedSampler implements Sampler {
-  constructor(private readonly ratio: TraceIdRatioBasedSampler) {}
-
-  shouldSample(
-    ctx: Context,
-    traceId: string,
-    _name: string,
-    kind: SpanKind,
-    _attributes: Attributes,
-    _links: Link[],
-  ): SamplingResult {
-    if (kind === SpanKind.SERVER) return { decision: SamplingDecision.RECORD_AND_SAMPLED };
-    return this.ratio.shouldSample(ctx, traceId);
-  }
-
-  toString(): string {
-    return `EdgeDecidedSampler{${this.ratio.toString()}}`;
-  }
-}
-
 const NOOP_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 /**
@@ -127,17 +94,18 @@ export function startTracing(options: TracingOptions): Tracing {
     ...(options.onExportFailure === undefined ? {} : { onFailure: options.onExportFailure }),
   });
   const ratio = Math.min(1, Math.max(0, options.samplingRatio));
-  const provider = new BasicTracerProvider({
+  // Whether a request is traced is decided where it arrives (see extractHttpContext), before
+  // any span exists, so the tracer samples every root SERVER span it is asked to start; other
+  // root spans (work outside any request) follow the ratio.
+  const provider = new LeanTracerProvider({
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: options.serviceName,
       [ATTR_SERVICE_VERSION]: options.serviceVersion,
     }),
-    sampler: new ParentBasedSampler({
-      root: new EdgeDecidedSampler(new TraceIdRatioBasedSampler(ratio)),
+    samplingRatio: ratio,
+    processor: new BatchSpanProcessor(exporter, {
+      scheduledDelayMillis: options.exportDelayMillis ?? 5000,
     }),
-    spanProcessors: [
-      new BatchSpanProcessor(exporter, { scheduledDelayMillis: options.exportDelayMillis ?? 5000 }),
-    ],
   });
 
   const contextManager = new HybridContextManager();
