@@ -101,25 +101,19 @@ class LeanTracer implements Tracer {
       validParent !== undefined
         ? (validParent.traceFlags & TraceFlags.SAMPLED) !== 0
         : kind === SpanKind.SERVER || this.ratioSampled(traceId);
-    if (!sampled) {
-      return trace.wrapSpanContext({
-        traceId,
-        spanId,
-        traceFlags: TraceFlags.NONE,
-        ...(validParent?.traceState === undefined ? {} : { traceState: validParent.traceState }),
-      });
-    }
+    const spanContext: SpanContext = {
+      traceId,
+      spanId,
+      traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
+    };
+    if (validParent?.traceState !== undefined) spanContext.traceState = validParent.traceState;
+    if (!sampled) return trace.wrapSpanContext(spanContext);
     const span = new LeanSpan(
       this.options,
       this.scope,
       name,
       kind,
-      {
-        traceId,
-        spanId,
-        traceFlags: TraceFlags.SAMPLED,
-        ...(validParent?.traceState === undefined ? {} : { traceState: validParent.traceState }),
-      },
+      spanContext,
       validParent,
       options.startTime === undefined ? nowMillis() : toMillis(options.startTime),
     );
