@@ -110,8 +110,14 @@ export interface Vexil {
 }
 
 /**
+ * The V8 flags Vexil is started with by the `vexil` command, `npm start` and the container
+ * image (docs/operations.md, "Running"); test/unit/launch-flags.test.ts keeps them in step.
+ */
+export const VEXIL_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+
+/**
  * Vexil on an embedded SQLite file in a fresh temp directory, both ports ephemeral, pinned
- * to the server core. Log level warn unless VEXIL_LOG_LEVEL says otherwise, so the access
+ * to the server core, started with VEXIL_NODE_FLAGS as its launchers start it. Log level warn unless VEXIL_LOG_LEVEL says otherwise, so the access
  * log (info) is only measured when asked for. `env` adds or overrides configuration.
  */
 export async function startVexil(
@@ -127,7 +133,7 @@ export async function startVexil(
       core: SERVER_CORE,
       script: path.join(ROOT, 'dist', 'src', 'app', 'cli.js'),
       args: ['serve'],
-      nodeArgs,
+      nodeArgs: [...VEXIL_NODE_FLAGS, ...nodeArgs],
       cwd: dir,
       env: {
         VEXIL_SERVER_HOST: '127.0.0.1',
