@@ -353,11 +353,27 @@ describe('answers of JSON routes', () => {
     expect(check()).toBe(true);
   };
 
-  it('writes the answers computed in one turn together, once all of them are computed', async () => {
+  /** A turn server with `count` clients connected, torn down after `fn`. */
+  async function withClients(
+    count: number,
+    fn: (
+      clients: Array<{ socket: Socket; received: () => string }>,
+      log: string[],
+    ) => Promise<void>,
+  ): Promise<void> {
     const log: string[] = [];
     const { server, port } = await turnServer(log);
-    const clients = await connect(server, port, 3);
+    const clients = await connect(server, port, count);
     try {
+      await fn(clients, log);
+    } finally {
+      clients.forEach((c) => c.socket.destroy());
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+
+  it('writes the answers computed in one turn together, once all of them are computed', async () => {
+    await withClients(3, async (clients, log) => {
       clients.forEach((c, i) => c.socket.write(rawRequest(`r${i}`)));
       blockFor(50);
       await waitFor(() => clients.every((c) => c.received().includes('\r\n\r\n{"n"')));
@@ -368,17 +384,11 @@ describe('answers of JSON routes', () => {
         expect(c.received()).toContain(`\r\nX-Request-Id: r${i}\r\n`);
         expect(c.received().endsWith(`\r\n\r\n{"n":"r${i}"}`)).toBe(true);
       });
-    } finally {
-      clients.forEach((c) => c.socket.destroy());
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    });
   });
 
   it('still answers the others when a client leaves before its answer is written', async () => {
-    const log: string[] = [];
-    const { server, port } = await turnServer(log);
-    const clients = await connect(server, port, 3);
-    try {
+    await withClients(3, async (clients) => {
       clients.forEach((c, i) => c.socket.write(rawRequest(`r${i}`)));
       // The middle client resets its connection before the server reads anything.
       (clients[1] as { socket: Socket }).socket.resetAndDestroy();
@@ -390,9 +400,6 @@ describe('answers of JSON routes', () => {
       // A keep-alive connection still serves the next request.
       first.socket.write(rawRequest('again'));
       await waitFor(() => first.received().endsWith('{"n":"again"}'));
-    } finally {
-      clients.forEach((c) => c.socket.destroy());
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    });
   });
 });

@@ -13,7 +13,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { OtlpJsonExporter, retryAfterMillis } from '../../src/adapters/telemetry/otlp-exporter';
 import { encodeOtlpJson, nanos } from '../../src/adapters/telemetry/otlp-json';
-import { startOtlpReceiver } from '../support/otlp-receiver';
+import { receiveJsonBodies } from '../support/otlp-receiver';
 
 /** Spans from the real SDK: a server span with a child, a link, an event and every value type. */
 function sampleSpans(odd: number = Number.NaN): ReadableSpan[] {
@@ -144,26 +144,14 @@ describe('OTLP/JSON encoding', () => {
   });
 
   it('is read by a receiver exactly as the OpenTelemetry reference encoder is', async () => {
-    const receiver = await startOtlpReceiver();
-    try {
-      // The reference writes NaN as JSON null; OTLP's JSON mapping (and this encoder) says "NaN".
-      const spans = sampleSpans(1.5);
-      const post = async (body: string | Uint8Array) => {
-        const res = await fetch(`${receiver.endpoint}/v1/traces`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        expect(res.status).toBe(200);
-        return receiver.spans.splice(0);
-      };
-      const ours = await post(encodeOtlpJson(spans));
-      const reference = await post(JsonTraceSerializer.serializeRequest(spans)!);
-      expect(ours).toHaveLength(2);
-      expect(ours).toEqual(reference);
-    } finally {
-      await receiver.close();
-    }
+    // The reference writes NaN as JSON null; OTLP's JSON mapping (and this encoder) says "NaN".
+    const spans = sampleSpans(1.5);
+    const [ours, reference] = await receiveJsonBodies([
+      encodeOtlpJson(spans),
+      JsonTraceSerializer.serializeRequest(spans)!,
+    ]);
+    expect(ours).toHaveLength(2);
+    expect(ours).toEqual(reference);
   });
 });
 

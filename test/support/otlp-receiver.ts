@@ -42,6 +42,31 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
+/**
+ * The spans a fresh receiver reads from each OTLP/JSON body, posted one after the other: for
+ * comparing an encoding with the reference encoder's. Throws unless each POST gets 200.
+ */
+export async function receiveJsonBodies(
+  bodies: ReadonlyArray<string | Uint8Array>,
+): Promise<ReceivedSpan[][]> {
+  const receiver = await startOtlpReceiver();
+  try {
+    const received: ReceivedSpan[][] = [];
+    for (const body of bodies) {
+      const res = await fetch(`${receiver.endpoint}/v1/traces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      if (res.status !== 200) throw new Error(`receiver answered ${res.status}`);
+      received.push(receiver.spans.splice(0));
+    }
+    return received;
+  } finally {
+    await receiver.close();
+  }
+}
+
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const requests: ReceivedRequest[] = [];

@@ -22,7 +22,7 @@ import {
 import { HybridContextManager } from '../../../src/adapters/telemetry/async-context-manager';
 import { LeanTracerProvider, randomId } from '../../../src/adapters/telemetry/lean-tracer';
 import { encodeOtlpJson } from '../../../src/adapters/telemetry/otlp-json';
-import { startOtlpReceiver } from '../../support/otlp-receiver';
+import { receiveJsonBodies } from '../../support/otlp-receiver';
 
 const resource = resourceFromAttributes({ 'service.name': 'vexil' });
 
@@ -147,23 +147,12 @@ describe('LeanTracerProvider', () => {
     const ours = lean();
     scenario(ours.tracer);
     const spans = ours.finished();
-    const receiver = await startOtlpReceiver();
-    try {
-      const post = async (body: string | Uint8Array) => {
-        const res = await fetch(`${receiver.endpoint}/v1/traces`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        expect(res.status).toBe(200);
-        return receiver.spans.splice(0);
-      };
-      const mine = await post(encodeOtlpJson(spans));
-      expect(mine).toHaveLength(2);
-      expect(mine).toEqual(await post(JsonTraceSerializer.serializeRequest(spans)!));
-    } finally {
-      await receiver.close();
-    }
+    const [mine, reference] = await receiveJsonBodies([
+      encodeOtlpJson(spans),
+      JsonTraceSerializer.serializeRequest(spans)!,
+    ]);
+    expect(mine).toHaveLength(2);
+    expect(mine).toEqual(reference);
   });
 
   it('follows the parent: same trace, the parent’s state, recorded only when it is sampled', () => {
