@@ -71,6 +71,10 @@ export async function startVexil({
         error: error.message,
         failedExports,
       }),
+    onSpansDropped: (count) =>
+      logger.warn('tracing: spans were dropped, more were waiting for export than it keeps', {
+        droppedSpans: count,
+      }),
   });
   const metrics = createMetrics({ enabled: config.metrics.enabled });
   const clock = new SystemClock();

@@ -136,26 +136,38 @@ export class OtlpJsonExporter implements SpanExporter {
   }
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
-    if (this.stopped) {
-      resultCallback({ code: ExportResultCode.FAILED, error: new Error('exporter is shut down') });
-      return;
-    }
-    if (spans.length === 0) {
+    if (spans.length === 0 && !this.stopped) {
       resultCallback({ code: ExportResultCode.SUCCESS });
       return;
     }
-    const done = this.deliver(encodeOtlpJson(spans)).then(
+    this.send(encodeOtlpJson(spans)).then(
+      () => resultCallback({ code: ExportResultCode.SUCCESS }),
+      (error: Error) => resultCallback({ code: ExportResultCode.FAILED, error }),
+    );
+  }
+
+  /**
+   * Posts one encoded ExportTraceServiceRequest (see EncodedSpans). Resolves once the
+   * collector accepted it; rejects when it is given up, after onFailure was told.
+   */
+  send(body: string): Promise<void> {
+    if (this.stopped) return Promise.reject(new Error('exporter is shut down'));
+    const done = this.deliver(body).then(
       () => {
         this.lastReportAt = -Infinity;
-        resultCallback({ code: ExportResultCode.SUCCESS });
       },
       (error: Error) => {
         this.reportFailure(error);
-        resultCallback({ code: ExportResultCode.FAILED, error });
+        throw error;
       },
     );
-    this.inFlight.add(done);
-    void done.finally(() => this.inFlight.delete(done));
+    const settled = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(settled);
+    void settled.then(() => this.inFlight.delete(settled));
+    return done;
   }
 
   async forceFlush(): Promise<void> {

@@ -7,78 +7,119 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
  * instrumentation scope.
  */
 export function encodeOtlpJson(spans: readonly ReadableSpan[]): string {
-  const byResource = new Map<ReadableSpan['resource'], Map<string, ReadableSpan[]>>();
-  for (const span of spans) {
-    let scopes = byResource.get(span.resource);
-    if (scopes === undefined) byResource.set(span.resource, (scopes = new Map()));
+  const groups = new EncodedSpans();
+  for (const span of spans) groups.add(span);
+  return groups.toJson();
+}
+
+/**
+ * Spans encoded one by one as they are added (each kept as its JSON text), grouped by
+ * resource and instrumentation scope, and written out as one ExportTraceServiceRequest.
+ * A span held this way is one flat string: nothing the garbage collector has to trace, and
+ * no object graph kept alive until the batch is sent.
+ */
+export class EncodedSpans {
+  private readonly byResource = new Map<ReadableSpan['resource'], Map<string, ScopeSpans>>();
+  private count = 0;
+
+  /** How many spans were added. */
+  get size(): number {
+    return this.count;
+  }
+
+  add(span: ReadableSpan): void {
+    let scopes = this.byResource.get(span.resource);
+    if (scopes === undefined) this.byResource.set(span.resource, (scopes = new Map()));
     const scope = span.instrumentationScope;
     const key = `${scope.name}\u0000${scope.version ?? ''}\u0000${scope.schemaUrl ?? ''}`;
-    const list = scopes.get(key);
-    if (list === undefined) scopes.set(key, [span]);
-    else list.push(span);
+    const json = spanJson(span);
+    const group = scopes.get(key);
+    if (group === undefined) scopes.set(key, { scope, spans: [json] });
+    else group.spans.push(json);
+    this.count++;
   }
-  const resourceSpans: unknown[] = [];
-  for (const [resource, scopes] of byResource) {
-    const scopeSpans: unknown[] = [];
-    for (const list of scopes.values()) {
-      const scope = list[0]!.instrumentationScope;
-      scopeSpans.push({
-        scope: { name: scope.name, version: scope.version ?? '' },
-        spans: list.map(encodeSpan),
-        ...(scope.schemaUrl === undefined ? {} : { schemaUrl: scope.schemaUrl }),
-      });
+
+  toJson(): string {
+    const resourceSpans: string[] = [];
+    for (const [resource, scopes] of this.byResource) {
+      const scopeSpans: string[] = [];
+      for (const { scope, spans } of scopes.values()) {
+        scopeSpans.push(
+          `{"scope":${JSON.stringify({ name: scope.name, version: scope.version ?? '' })},` +
+            `"spans":[${spans.join(',')}]${schemaUrlMember(scope.schemaUrl)}}`,
+        );
+      }
+      resourceSpans.push(
+        `{"resource":{"attributes":${attributesJson(resource.attributes)},"droppedAttributesCount":0},` +
+          `"scopeSpans":[${scopeSpans.join(',')}]` +
+          `${schemaUrlMember(resource.schemaUrl)}}`,
+      );
     }
-    resourceSpans.push({
-      resource: { attributes: encodeAttributes(resource.attributes), droppedAttributesCount: 0 },
-      scopeSpans,
-      ...(resource.schemaUrl === undefined ? {} : { schemaUrl: resource.schemaUrl }),
-    });
+    return `{"resourceSpans":[${resourceSpans.join(',')}]}`;
   }
-  return JSON.stringify({ resourceSpans });
+}
+
+interface ScopeSpans {
+  readonly scope: ReadableSpan['instrumentationScope'];
+  readonly spans: string[];
+}
+
+function schemaUrlMember(schemaUrl: string | undefined): string {
+  return schemaUrl === undefined ? '' : `,"schemaUrl":${JSON.stringify(schemaUrl)}`;
 }
 
 /** OTLP span flags: the W3C trace flags, plus whether the parent is known to be remote. */
 const FLAG_HAS_IS_REMOTE = 0x100;
 const FLAG_IS_REMOTE = 0x200;
 
-function encodeSpan(span: ReadableSpan): unknown {
+/**
+ * One span's JSON, written out directly: the text JSON.stringify would give for the OTLP span
+ * object, without building that object first. Its parts are joined into one flat string
+ * rather than concatenated: V8 keeps a concatenation as a tree of its pieces until it is read,
+ * and a span's text waits for its batch, long enough for the garbage collector to copy every
+ * piece of that tree.
+ */
+export function spanJson(span: ReadableSpan): string {
   const ctx = span.spanContext();
   const parent = span.parentSpanContext;
-  return {
-    traceId: ctx.traceId,
-    spanId: ctx.spanId,
-    traceState: ctx.traceState?.serialize() ?? '',
-    parentSpanId: parent?.spanId ?? '',
-    flags: spanFlags(ctx, parent),
-    name: span.name,
+  const status = span.status;
+  return [
+    `{"traceId":${quote(ctx.traceId)},"spanId":${quote(ctx.spanId)},`,
+    `"traceState":${quote(ctx.traceState?.serialize() ?? '')},`,
+    `"parentSpanId":${quote(parent?.spanId ?? '')},"flags":${spanFlags(ctx, parent)},`,
     // The API's SpanKind counts from INTERNAL = 0; OTLP's from UNSPECIFIED = 0.
-    kind: span.kind + 1,
-    startTimeUnixNano: nanos(span.startTime),
-    endTimeUnixNano: nanos(span.endTime),
-    attributes: encodeAttributes(span.attributes),
-    droppedAttributesCount: span.droppedAttributesCount,
-    events: span.events.map((event) => ({
-      timeUnixNano: nanos(event.time),
-      name: event.name,
-      attributes: encodeAttributes(event.attributes ?? {}),
-      droppedAttributesCount: event.droppedAttributesCount ?? 0,
-    })),
-    droppedEventsCount: span.droppedEventsCount,
-    links: span.links.map((link) => ({
-      traceId: link.context.traceId,
-      spanId: link.context.spanId,
-      traceState: link.context.traceState?.serialize() ?? '',
-      attributes: encodeAttributes(link.attributes ?? {}),
-      droppedAttributesCount: link.droppedAttributesCount ?? 0,
-      flags: spanFlags(link.context, undefined),
-    })),
-    droppedLinksCount: span.droppedLinksCount,
-    status: {
-      code: span.status.code,
-      ...(span.status.message === undefined ? {} : { message: span.status.message }),
-    },
-  };
+    `"name":${quote(span.name)},"kind":${span.kind + 1},`,
+    `"startTimeUnixNano":"${nanos(span.startTime)}","endTimeUnixNano":"${nanos(span.endTime)}",`,
+    `"attributes":${attributesJson(span.attributes)},`,
+    `"droppedAttributesCount":${span.droppedAttributesCount},`,
+    `"events":[${span.events.map(eventJson).join(',')}],`,
+    `"droppedEventsCount":${span.droppedEventsCount},`,
+    `"links":[${span.links.map(linkJson).join(',')}],"droppedLinksCount":${span.droppedLinksCount},`,
+    `"status":{"code":${status.code}`,
+    status.message === undefined ? '}}' : `,"message":${quote(status.message)}}}`,
+  ].join('');
 }
+
+function eventJson(event: ReadableSpan['events'][number]): string {
+  return (
+    `{"timeUnixNano":"${nanos(event.time)}","name":${quote(event.name)},` +
+    `"attributes":${attributesJson(event.attributes ?? {})},` +
+    `"droppedAttributesCount":${event.droppedAttributesCount ?? 0}}`
+  );
+}
+
+function linkJson(link: ReadableSpan['links'][number]): string {
+  const ctx = link.context;
+  return (
+    `{"traceId":${quote(ctx.traceId)},"spanId":${quote(ctx.spanId)},` +
+    `"traceState":${quote(ctx.traceState?.serialize() ?? '')},` +
+    `"attributes":${attributesJson(link.attributes ?? {})},` +
+    `"droppedAttributesCount":${link.droppedAttributesCount ?? 0},` +
+    `"flags":${spanFlags(ctx, undefined)}}`
+  );
+}
+
+const quote = (text: string): string => JSON.stringify(text);
 
 function spanFlags(ctx: SpanContext, parent: SpanContext | undefined): number {
   const flags = ctx.traceFlags & 0xff;
@@ -93,31 +134,31 @@ export function nanos(time: HrTime): string {
   return `${time[0]}${'000000000'.slice(fraction.length)}${fraction}`;
 }
 
-function encodeAttributes(attributes: Attributes): unknown[] {
-  const out: unknown[] = [];
+function attributesJson(attributes: Attributes): string {
+  let out = '';
   for (const key of Object.keys(attributes)) {
     const value = attributes[key];
-    if (value !== undefined) out.push({ key, value: encodeValue(value) });
+    if (value === undefined) continue;
+    out += `${out === '' ? '' : ','}{"key":${quote(key)},"value":${valueJson(value)}}`;
   }
-  return out;
+  return `[${out}]`;
 }
 
-function encodeValue(value: AttributeValue | null | undefined): unknown {
+function valueJson(value: AttributeValue | null | undefined): string {
   switch (typeof value) {
     case 'string':
-      return { stringValue: value };
+      return `{"stringValue":${quote(value)}}`;
     case 'boolean':
-      return { boolValue: value };
+      return `{"boolValue":${value}}`;
     case 'number':
-      if (Number.isSafeInteger(value)) return { intValue: String(value) };
+      if (Number.isSafeInteger(value)) return `{"intValue":"${value}"}`;
       // JSON has no NaN or infinities; the protobuf JSON mapping spells them as strings.
-      return { doubleValue: Number.isFinite(value) ? value : String(value) };
+      return `{"doubleValue":${Number.isFinite(value) ? JSON.stringify(value) : `"${value}"`}}`;
     default:
       if (Array.isArray(value)) {
-        return {
-          arrayValue: { values: (value as unknown[]).map((v) => encodeValue(v as AttributeValue)) },
-        };
+        const values = (value as unknown[]).map((v) => valueJson(v as AttributeValue));
+        return `{"arrayValue":{"values":[${values.join(',')}]}}`;
       }
-      return {};
+      return '{}';
   }
 }

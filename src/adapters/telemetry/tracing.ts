@@ -16,11 +16,11 @@ import {
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { HybridContextManager } from './async-context-manager';
 import { LeanTracerProvider } from './lean-tracer';
 import { OtlpJsonExporter } from './otlp-exporter';
+import { EncodingSpanBatcher } from './span-batcher';
 
 export interface TracingOptions {
   readonly enabled: boolean;
@@ -35,6 +35,8 @@ export interface TracingOptions {
   readonly exportDelayMillis?: number;
   /** Told when spans could not be exported (throttled: see OtlpJsonExporterOptions). */
   readonly onExportFailure?: (error: Error, failedExports: number) => void;
+  /** Told when ended spans were dropped because too many waited for export (throttled). */
+  readonly onSpansDropped?: (count: number) => void;
 }
 
 export interface Tracing {
@@ -65,8 +67,6 @@ const TRACER_NAME = 'vexil';
 /** Set while tracing is started; every helper short-circuits on undefined. */
 let activeTracer: Tracer | undefined;
 let activeContextManager: HybridContextManager | undefined;
-/** Server spans started and not yet ended: recorded spans exist only under them. */
-const openServerSpans = new Set<Span>();
 /** tracing.sampling_ratio of the started tracer. */
 let samplingRatio = 1;
 
@@ -103,8 +103,9 @@ export function startTracing(options: TracingOptions): Tracing {
       [ATTR_SERVICE_VERSION]: options.serviceVersion,
     }),
     samplingRatio: ratio,
-    processor: new BatchSpanProcessor(exporter, {
-      scheduledDelayMillis: options.exportDelayMillis ?? 5000,
+    processor: new EncodingSpanBatcher(exporter, {
+      delayMillis: options.exportDelayMillis ?? 5000,
+      ...(options.onSpansDropped === undefined ? {} : { onDropped: options.onSpansDropped }),
     }),
   });
 
@@ -132,7 +133,6 @@ export function startTracing(options: TracingOptions): Tracing {
         if (activeTracer === tracer) {
           activeTracer = undefined;
           activeContextManager = undefined;
-          openServerSpans.clear();
         }
         unregisterGlobals();
         contextManager.disable();
@@ -246,7 +246,6 @@ export function startServerSpan(
 ): ServerSpan | undefined {
   if (activeTracer === undefined || parentContext === undefined) return undefined;
   const span = activeTracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
-  openServerSpans.add(span);
   return { span, context: trace.setSpan(parentContext, span) };
 }
 
@@ -255,8 +254,9 @@ export function startServerSpan(
  * Work it leaves pending keeps the context only inside runInAsyncContext.
  */
 export function runInContext<T>(ctx: Context, fn: () => T): T {
-  if (activeTracer === undefined) return fn();
-  return context.with(ctx, fn);
+  const manager = activeContextManager;
+  if (manager === undefined) return fn();
+  return manager.with(ctx, fn);
 }
 
 /** Runs `fn` with `ctx` active across all its awaits, until its promise settles. */
@@ -294,7 +294,6 @@ export function finishHttpServerSpan(
   span.setAttribute('http.route', route);
   span.setAttribute('http.response.status_code', status);
   if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-  openServerSpans.delete(span);
   span.end();
 }
 
@@ -305,7 +304,6 @@ export function finishGrpcServerSpan(span: Span, code: number, message?: string)
   if (activeTracer === undefined) return;
   span.setAttribute('rpc.grpc.status_code', code);
   if (GRPC_SERVER_ERROR_CODES.has(code)) span.setStatus({ code: SpanStatusCode.ERROR, message });
-  openServerSpans.delete(span);
   span.end();
 }
 
@@ -325,11 +323,7 @@ export function withServerSpan<T>(
     return fn(NOOP_SPAN);
   }
   const span = activeTracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
-  openServerSpans.add(span);
-  const done = (error?: unknown): void => {
-    openServerSpans.delete(span);
-    endSpan(span, error);
-  };
+  const done = (error?: unknown): void => endSpan(span, error);
   let entered: { result: T; release: () => void };
   try {
     entered = manager.enterAsync(trace.setSpan(parentContext, span), () => fn(span));
@@ -359,9 +353,12 @@ export function withServerSpan<T>(
 
 /** True while a span that is recorded (a traced request's) is active. */
 function insideRecordedSpan(): boolean {
-  // No traced request in flight: no recorded span can be active (the common case).
-  if (openServerSpans.size === 0) return false;
-  const span = trace.getSpan(context.active());
+  const manager = activeContextManager;
+  if (manager === undefined) return false;
+  // Outside any traced work the active context is the root one (the common case).
+  const active = manager.active();
+  if (active === ROOT_CONTEXT) return false;
+  const span = trace.getSpan(active);
   return span !== undefined && span.isRecording();
 }
 
@@ -376,12 +373,14 @@ export function withChildSpan<T>(
   attributes: Attributes | (() => Attributes),
   fn: (span: Span) => T,
 ): T {
-  if (activeTracer === undefined) return fn(NOOP_SPAN);
-  const parent = context.active();
+  const tracer = activeTracer;
+  const manager = activeContextManager;
+  if (tracer === undefined || manager === undefined) return fn(NOOP_SPAN);
+  const parent = manager.active();
   const parentSpan = trace.getSpan(parent);
   // fn runs in the parent's context, so log lines keep the parent's trace id (if any).
   if (parentSpan === undefined || !parentSpan.isRecording()) return fn(parentSpan ?? NOOP_SPAN);
-  const span = activeTracer.startSpan(
+  const span = tracer.startSpan(
     name,
     {
       kind: SpanKind.INTERNAL,
@@ -389,13 +388,18 @@ export function withChildSpan<T>(
     },
     parent,
   );
-  return runSpan(span, trace.setSpan(parent, span), fn);
+  return runSpan(manager, span, trace.setSpan(parent, span), fn);
 }
 
-function runSpan<T>(span: Span, ctx: Context, fn: (span: Span) => T): T {
+function runSpan<T>(
+  manager: HybridContextManager,
+  span: Span,
+  ctx: Context,
+  fn: (span: Span) => T,
+): T {
   let result: T;
   try {
-    result = context.with(ctx, fn, undefined, span);
+    result = manager.with(ctx, fn, undefined, span);
   } catch (err) {
     endSpan(span, err);
     throw err;
@@ -436,8 +440,9 @@ function isPromiseLike<T>(value: T): value is T & PromiseLike<Awaited<T>> {
 
 /** The trace id of the active span, for log lines; undefined when tracing is off or outside a span. */
 export function currentTraceId(): string | undefined {
-  if (activeTracer === undefined) return undefined;
-  const sc = trace.getSpanContext(context.active());
+  const manager = activeContextManager;
+  if (manager === undefined) return undefined;
+  const sc = trace.getSpanContext(manager.active());
   return sc !== undefined && isSpanContextValid(sc) ? sc.traceId : undefined;
 }
 
@@ -451,8 +456,9 @@ export function traceIdOf(span: Span): string | undefined {
 }
 
 export function currentSpanId(): string | undefined {
-  if (activeTracer === undefined) return undefined;
-  const sc = trace.getSpanContext(context.active());
+  const manager = activeContextManager;
+  if (manager === undefined) return undefined;
+  const sc = trace.getSpanContext(manager.active());
   return sc !== undefined && isSpanContextValid(sc) ? sc.spanId : undefined;
 }
 
