@@ -1,7 +1,7 @@
 /*
  * What metrics and tracing cost an HTTP evaluation, under wrk: three Vexil servers on the same
- * core (0), measured one after the other, wrk on core 1 (50 connections), POST /evaluate/v1/boolean,
- * with three new server processes every round:
+ * core (0), measured one after the other (each round starting with the next one), wrk on core 1
+ * (50 connections), POST /evaluate/v1/boolean, with three new server processes every round:
  *   - "off": VEXIL_METRICS_ENABLED=false, tracing disabled;
  *   - "metrics": metrics enabled (per-request HTTP and evaluation series), tracing disabled
  *     (the default configuration);
@@ -146,9 +146,14 @@ async function main(): Promise<void> {
       }
       for (const v of servers) await measure(url(v), script, WARMUP, v.pid);
       const countedBefore = await httpRequestsCounted(on);
-      const a = await measure(url(off), script, DURATION, off.pid);
-      const m = await measure(url(metricsOnly), script, DURATION, metricsOnly.pid);
-      const b = await measure(url(on), script, DURATION, on.pid);
+      // Each round starts with a different server, so none is always measured first or last
+      // while the machine's speed drifts.
+      const measured = new Map<Vexil, Measured>();
+      for (let i = 0; i < servers.length; i++) {
+        const v = servers[(round - 1 + i) % servers.length]!;
+        measured.set(v, await measure(url(v), script, DURATION, v.pid));
+      }
+      const [a, m, b] = [measured.get(off)!, measured.get(metricsOnly)!, measured.get(on)!];
       counted += (await httpRequestsCounted(on)) - countedBefore;
       offRuns.push(a);
       metricsRuns.push(m);
