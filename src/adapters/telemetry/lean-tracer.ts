@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   context as contextApi,
   isSpanContextValid,
@@ -354,20 +354,26 @@ function sanitized(attributes: Attributes | undefined): Attributes {
   return out;
 }
 
-/** Random ids come from one pool of random bytes, refilled when used up. */
-const ID_POOL = Buffer.allocUnsafe(4096);
-let idOffset = ID_POOL.length;
-const ZERO_IDS = new Set(['0'.repeat(16), '0'.repeat(32)]);
+/**
+ * Random ids are cut from one string of random hex digits, refilled when used up: one random
+ * read and one hex conversion serve a few hundred ids.
+ */
+const POOL_BYTES = 4096;
+let hexPool = '';
+let hexOffset = 0;
+const ZERO_SPAN_ID = '0'.repeat(16);
+const ZERO_TRACE_ID = '0'.repeat(32);
 
 /** `bytes` random bytes as lower-case hex, never all zeros (an invalid id). */
 export function randomId(bytes: 8 | 16): string {
+  const digits = bytes * 2;
   for (;;) {
-    if (idOffset + bytes > ID_POOL.length) {
-      randomFillSync(ID_POOL);
-      idOffset = 0;
+    if (hexOffset + digits > hexPool.length) {
+      hexPool = randomBytes(POOL_BYTES).toString('hex');
+      hexOffset = 0;
     }
-    const id = ID_POOL.toString('hex', idOffset, idOffset + bytes);
-    idOffset += bytes;
-    if (!ZERO_IDS.has(id)) return id;
+    const id = hexPool.slice(hexOffset, hexOffset + digits);
+    hexOffset += digits;
+    if (id !== ZERO_SPAN_ID && id !== ZERO_TRACE_ID) return id;
   }
 }

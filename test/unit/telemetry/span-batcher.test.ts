@@ -62,7 +62,11 @@ function setup(options: SpanBatcherOptions = {}): {
   spans: (...names: string[]) => void;
 } {
   const sink = new RecordingSink();
-  const batcher = new EncodingSpanBatcher(sink, { delayMillis: 60_000, ...options });
+  const batcher = new EncodingSpanBatcher(sink, {
+    delayMillis: 60_000,
+    encodeChunkSpans: 1,
+    ...options,
+  });
   const tracer = new LeanTracerProvider({
     resource,
     samplingRatio: 1,
@@ -81,7 +85,11 @@ describe('EncodingSpanBatcher', () => {
   it('sends a batch as soon as it is full, encoded exactly as the exporter encodes the spans', () => {
     const memory = new InMemorySpanExporter();
     const sink = new RecordingSink();
-    const batcher = new EncodingSpanBatcher(sink, { delayMillis: 60_000, maxBatchSpans: 3 });
+    const batcher = new EncodingSpanBatcher(sink, {
+      delayMillis: 60_000,
+      maxBatchSpans: 3,
+      encodeChunkSpans: 1,
+    });
     const both = {
       onStart: () => undefined,
       onEnd: (span: ReadableSpan) => {
@@ -152,6 +160,31 @@ describe('EncodingSpanBatcher', () => {
     expect(sink.bodies).toHaveLength(1);
     expect(sink.names(0)).toEqual(['a', 'b']);
     sink.settle();
+  });
+
+  it('encodes ended spans a chunk at a time: when the chunk is full, or its delay has passed', async () => {
+    const { sink, batcher, spans } = setup({
+      maxBatchSpans: 3,
+      encodeChunkSpans: 3,
+      encodeDelayMillis: 30,
+    });
+    spans('a', 'b');
+    expect(sink.bodies).toHaveLength(0);
+    spans('c');
+    expect(sink.names(0)).toEqual(['a', 'b', 'c']);
+
+    spans('d', 'e', 'f', 'g');
+    expect(sink.names(1)).toEqual(['d', 'e', 'f']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // 'g' is encoded by now, and waits for its batch (60 s) or a flush.
+    expect(sink.bodies).toHaveLength(2);
+    spans('h');
+    const flushing = batcher.forceFlush();
+    expect(sink.names(2)).toEqual(['g', 'h']);
+    sink.settle();
+    sink.settle();
+    sink.settle();
+    await flushing;
   });
 
   it('skips spans that are not sampled', () => {
