@@ -226,7 +226,11 @@ export async function startVexil({
             observer: metrics,
           }),
           'evaluation',
-          { resultAttributes: evaluationResultAttributes },
+          // The HTTP routes try the synchronous answer from a cached snapshot first.
+          {
+            resultAttributes: evaluationResultAttributes,
+            fastPaths: { booleanCached: 'boolean' },
+          },
         ),
       );
       tokens.resolve(opened.tokens);

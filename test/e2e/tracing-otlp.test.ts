@@ -241,6 +241,50 @@ describe('tracing over OTLP/HTTP to a real receiver', () => {
       statusCode: 2,
     });
   });
+
+  it('records a fast path only when it answers or fails, under the active span', async () => {
+    const traceId = 'ccccccccccccccccccccccccccccccc3';
+    class Cache {
+      lookupFlag(ns: string, key: string): { enabled: boolean; reason: string } | undefined {
+        if (key === 'boom') throw new Error('broken snapshot');
+        return key === 'hit' ? { enabled: false, reason: 'DEFAULT_EVALUATION_REASON' } : undefined;
+      }
+    }
+    const cache = traceMethods(new Cache(), 'evaluation', {
+      resultAttributes: evaluationResultAttributes,
+      fastPaths: { lookupFlag: 'boolean' },
+    });
+    const parent = extractHttpContext({ traceparent: `00-${traceId}-${PARENT_SPAN_ID}-01` });
+    await withServerSpan('POST', {}, parent, async () => {
+      expect(cache.lookupFlag('default', 'miss')).toBeUndefined();
+      expect(cache.lookupFlag('default', 'hit')).toEqual({
+        enabled: false,
+        reason: 'DEFAULT_EVALUATION_REASON',
+      });
+      expect(() => cache.lookupFlag('default', 'boom')).toThrow('broken snapshot');
+    });
+    // Outside a traced request it is the method itself, recording nothing.
+    expect(cache.lookupFlag('default', 'hit')?.enabled).toBe(false);
+
+    await tracing.forceFlush();
+    await receiver.waitFor(() => ofTrace(traceId).length >= 3);
+    const spans = ofTrace(traceId);
+    const root = spans.find((s) => s.name === 'POST');
+    const children = spans.filter((s) => s.name === 'evaluation.boolean');
+    expect(children).toHaveLength(2);
+    expect(children.every((c) => c.parentSpanId === root?.spanId)).toBe(true);
+    expect(children.find((c) => c.attributes['flipt.flag'] === 'hit')).toMatchObject({
+      statusCode: 0,
+      attributes: {
+        'flipt.namespace': 'default',
+        'flipt.flag_enabled': false,
+        'flipt.reason': 'DEFAULT_EVALUATION_REASON',
+      },
+    });
+    expect(children.find((c) => c.attributes['flipt.flag'] === 'boom')).toMatchObject({
+      statusCode: 2,
+    });
+  });
 });
 
 describe('tracing disabled', () => {

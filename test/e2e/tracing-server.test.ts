@@ -45,9 +45,12 @@ describe('tracing through the running server', () => {
         })
       ).status,
     ).toBe(200);
-    expect((await post('/evaluate/v1/boolean', { flagKey: 'traced', entityId: 'e1' })).status).toBe(
-      200,
-    );
+    // The first evaluation loads the namespace's snapshot; the second is answered from it at once.
+    for (const entityId of ['e1', 'e2']) {
+      expect((await post('/evaluate/v1/boolean', { flagKey: 'traced', entityId })).status).toBe(
+        200,
+      );
+    }
 
     const def = protoLoader.loadSync(
       join(__dirname, '../../src/adapters/grpc/proto/evaluation.proto'),
@@ -84,18 +87,22 @@ describe('tracing through the running server', () => {
     const names = servers.map((s) => s.name);
     expect(names).toEqual(expect.arrayContaining(['flipt.evaluation.EvaluationService/Boolean']));
     const httpSpans = servers.filter((s) => s.attributes['http.request.method'] === 'POST');
-    expect(httpSpans).toHaveLength(2);
+    expect(httpSpans).toHaveLength(3);
     for (const server of servers) {
       expect(server.kind).toBe(2); // SERVER
       const children = byParent(receiver.spans, server.spanId);
       expect(children.length).toBeGreaterThan(0);
     }
     const evaluations = receiver.spans.filter((s) => s.name === 'evaluation.boolean');
-    expect(evaluations.length).toBeGreaterThanOrEqual(2);
+    expect(evaluations.length).toBeGreaterThanOrEqual(3);
     for (const e of evaluations) {
       expect(servers.map((s) => s.spanId)).toContain(e.parentSpanId);
       expect(e.attributes['flipt.flag']).toBe('traced');
       expect(e.attributes['flipt.namespace']).toBe('default');
+      // The outcome, whether the evaluation was answered at once from the cached snapshot or
+      // after loading it.
+      expect(typeof e.attributes['flipt.flag_enabled']).toBe('boolean');
+      expect(e.attributes['flipt.reason']).toEqual(expect.stringMatching(/_EVALUATION_REASON$/));
     }
     const storage = receiver.spans.filter((s) => s.name.startsWith('storage.'));
     expect(storage.map((s) => s.name)).toEqual(expect.arrayContaining(['storage.createFlag']));

@@ -18,7 +18,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { HybridContextManager } from './async-context-manager';
-import { LeanTracerProvider } from './lean-tracer';
+import { contextWithSpan, LeanTracerProvider } from './lean-tracer';
 import { OtlpJsonExporter } from './otlp-exporter';
 import { EncodingSpanBatcher } from './span-batcher';
 
@@ -246,7 +246,7 @@ export function startServerSpan(
 ): ServerSpan | undefined {
   if (activeTracer === undefined || parentContext === undefined) return undefined;
   const span = activeTracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
-  return { span, context: trace.setSpan(parentContext, span) };
+  return { span, context: contextWithSpan(parentContext, span) };
 }
 
 /**
@@ -326,7 +326,7 @@ export function withServerSpan<T>(
   const done = (error?: unknown): void => endSpan(span, error);
   let entered: { result: T; release: () => void };
   try {
-    entered = manager.enterAsync(trace.setSpan(parentContext, span), () => fn(span));
+    entered = manager.enterAsync(contextWithSpan(parentContext, span), () => fn(span));
   } catch (err) {
     done(err);
     throw err;
@@ -388,7 +388,7 @@ export function withChildSpan<T>(
     },
     parent,
   );
-  return runSpan(manager, span, trace.setSpan(parent, span), fn);
+  return runSpan(manager, span, contextWithSpan(parent, span), fn);
 }
 
 function runSpan<T>(
@@ -465,17 +465,22 @@ export function currentSpanId(): string | undefined {
 export interface TraceMethodsOptions {
   /** Added to every span (e.g. `{ 'db.system': 'postgresql' }`). */
   readonly attributes?: Attributes;
-  /** Attributes from the call's arguments; by default namespace and flag keys (see below). */
-  readonly argumentAttributes?: (method: string, args: readonly unknown[]) => Attributes;
-  /** Attributes from the resolved result, e.g. the evaluation outcome. */
+  /** Attributes from the result (resolved, when it is a promise), e.g. the evaluation outcome. */
   readonly resultAttributes?: (result: unknown) => Attributes;
+  /**
+   * Synchronous methods that may decline, returning undefined without doing anything (a
+   * fast path the caller tries first), by the span name (after the prefix) to record when
+   * they do answer, e.g. `{ booleanCached: 'boolean' }`. A call that declines leaves no span.
+   */
+  readonly fastPaths?: Readonly<Record<string, string>>;
 }
 
 /**
  * Wraps every method of `target` (a repository, the evaluation service) so each call made
- * inside a traced request runs in a child span named `<prefix>.<method>`; other calls go
- * straight to the method. Returns `target` itself when tracing is off, so the disabled
- * path costs nothing per call. Call it after `startTracing`.
+ * inside a traced request runs in a child span named `<prefix>.<method>`, with the namespace
+ * and flag keys of its arguments (see keyAttributesFor); other calls go straight to the
+ * method. Returns `target` itself when tracing is off, so the disabled path costs nothing per
+ * call. Call it after `startTracing`.
  *
  * The wrapper is an object whose prototype is `target`, holding one wrapped function per
  * method: reading a method is a plain property read (no proxy trap on every call), and
@@ -487,30 +492,81 @@ export function traceMethods<T extends object>(
   options: TraceMethodsOptions = {},
 ): T {
   if (activeTracer === undefined) return target;
-  const argumentAttributes = options.argumentAttributes ?? keyAttributes;
+  const { attributes: fixed, resultAttributes } = options;
   const wrapper = Object.create(target) as Record<string, unknown>;
   for (const property of methodNames(target)) {
     const method = (target as Record<string, unknown>)[property] as (...args: unknown[]) => unknown;
-    const name = `${prefix}.${property}`;
-    const attributesOf = (args: unknown[]) => (): Attributes => ({
-      ...options.attributes,
-      ...argumentAttributes(property, args),
-    });
+    const fastPath = options.fastPaths?.[property];
+    const name = `${prefix}.${fastPath ?? property}`;
+    const keysOf = keyAttributesFor(property);
+    const attributesOf = (args: unknown[]): Attributes =>
+      fixed === undefined ? keysOf(args) : { ...fixed, ...keysOf(args) };
     wrapper[property] = (...args: unknown[]): unknown => {
       // Most calls are made outside a recorded span: they go straight to the method.
       if (!insideRecordedSpan()) return method.apply(target, args);
-      return withChildSpan(name, attributesOf(args), (span) => {
-        const result = method.apply(target, args);
-        if (options.resultAttributes === undefined || !isPromiseLike(result)) return result;
-        const pick = options.resultAttributes;
-        return Promise.resolve(result).then((resolved) => {
-          span.setAttributes(pick(resolved));
-          return resolved;
-        });
-      });
+      if (fastPath !== undefined) {
+        return recordAnswered(name, attributesOf(args), resultAttributes, () =>
+          method.apply(target, args),
+        );
+      }
+      return withChildSpan(
+        name,
+        () => attributesOf(args),
+        (span) => {
+          const result = method.apply(target, args);
+          if (resultAttributes === undefined) return result;
+          if (!isPromiseLike(result)) {
+            span.setAttributes(resultAttributes(result));
+            return result;
+          }
+          return Promise.resolve(result).then((resolved) => {
+            span.setAttributes(resultAttributes(resolved));
+            return resolved;
+          });
+        },
+      );
     };
   }
   return wrapper as T;
+}
+
+/**
+ * Runs a synchronous fast path, and records its span (child of the active one, from when it
+ * started) only if it answered or failed.
+ */
+function recordAnswered(
+  name: string,
+  attributes: Attributes,
+  resultAttributes: ((result: unknown) => Attributes) | undefined,
+  run: () => unknown,
+): unknown {
+  const startTime = performance.timeOrigin + performance.now();
+  let result: unknown;
+  let failure: { error: unknown } | undefined;
+  try {
+    result = run();
+  } catch (error) {
+    failure = { error };
+  }
+  const tracer = activeTracer;
+  const manager = activeContextManager;
+  if (
+    (result !== undefined || failure !== undefined) &&
+    tracer !== undefined &&
+    manager !== undefined
+  ) {
+    const span = tracer.startSpan(
+      name,
+      { kind: SpanKind.INTERNAL, attributes, startTime },
+      manager.active(),
+    );
+    if (failure === undefined && resultAttributes !== undefined) {
+      span.setAttributes(resultAttributes(result));
+    }
+    endSpan(span, failure?.error);
+  }
+  if (failure !== undefined) throw failure.error;
+  return result;
 }
 
 /** Names of the functions `target` has, itself or along its prototype chain (not Object's). */
@@ -531,29 +587,31 @@ function methodNames(target: object): string[] {
 }
 
 /**
- * Namespace and flag keys from a repository or service call: `(namespaceKey, key)` string
- * arguments, or a request object with `namespaceKey` and `flagKey` (or `key`). Entity ids and
- * contexts are deliberately not recorded.
+ * Namespace and flag keys from the arguments of a repository or service method:
+ * `(namespaceKey, key)` string arguments, or a request object with `namespaceKey` and
+ * `flagKey` (or `key`). Entity ids and contexts are deliberately not recorded. Made once per
+ * method: in `getFlag(ns, key)` or `createFlag({ key })` the key is a flag key; elsewhere it
+ * is a segment, rule or rollout key.
  */
-export function keyAttributes(method: string, args: readonly unknown[]): Attributes {
-  const [first, second] = args;
-  // In `getFlag(ns, key)` or `createFlag({ key })` the key is a flag key; elsewhere it is a
-  // segment, rule or rollout key.
+export function keyAttributesFor(method: string): (args: readonly unknown[]) => Attributes {
   const keyAttribute = FLAG_METHOD.test(method) ? ATTR_FLIPT_FLAG : 'vexil.key';
-  if (typeof first === 'string') {
-    return typeof second === 'string'
-      ? { [ATTR_FLIPT_NAMESPACE]: first, [keyAttribute]: second }
-      : { [ATTR_FLIPT_NAMESPACE]: first };
-  }
-  if (typeof first !== 'object' || first === null) return {};
-  const req = first as { namespaceKey?: unknown; flagKey?: unknown; key?: unknown };
-  const out: Attributes = {};
-  if (typeof req.namespaceKey === 'string') {
-    out[ATTR_FLIPT_NAMESPACE] = req.namespaceKey === '' ? 'default' : req.namespaceKey;
-  }
-  if (typeof req.flagKey === 'string') out[ATTR_FLIPT_FLAG] = req.flagKey;
-  else if (typeof req.key === 'string') out[keyAttribute] = req.key;
-  return out;
+  return (args) => {
+    const [first, second] = args;
+    if (typeof first === 'string') {
+      return typeof second === 'string'
+        ? { [ATTR_FLIPT_NAMESPACE]: first, [keyAttribute]: second }
+        : { [ATTR_FLIPT_NAMESPACE]: first };
+    }
+    if (typeof first !== 'object' || first === null) return {};
+    const req = first as { namespaceKey?: unknown; flagKey?: unknown; key?: unknown };
+    const out: Attributes = {};
+    if (typeof req.namespaceKey === 'string') {
+      out[ATTR_FLIPT_NAMESPACE] = req.namespaceKey === '' ? 'default' : req.namespaceKey;
+    }
+    if (typeof req.flagKey === 'string') out[ATTR_FLIPT_FLAG] = req.flagKey;
+    else if (typeof req.key === 'string') out[keyAttribute] = req.key;
+    return out;
+  };
 }
 
 const FLAG_METHOD = /Flags?$/;

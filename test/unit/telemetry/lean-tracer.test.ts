@@ -1,5 +1,6 @@
 import {
   context,
+  createContextKey,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -20,7 +21,11 @@ import {
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
 import { HybridContextManager } from '../../../src/adapters/telemetry/async-context-manager';
-import { LeanTracerProvider, randomId } from '../../../src/adapters/telemetry/lean-tracer';
+import {
+  contextWithSpan,
+  LeanTracerProvider,
+  randomId,
+} from '../../../src/adapters/telemetry/lean-tracer';
 import { encodeOtlpJson } from '../../../src/adapters/telemetry/otlp-json';
 import { receiveJsonBodies } from '../../support/otlp-receiver';
 
@@ -254,5 +259,30 @@ describe('randomId', () => {
       ids.add(id);
     }
     expect(ids.size).toBe(2000);
+  });
+});
+
+describe('contextWithSpan', () => {
+  it('holds the span for the API and every other value of its parent', () => {
+    const { tracer } = lean();
+    const other = createContextKey('other');
+    const parent = ROOT_CONTEXT.setValue(other, 'kept');
+    const span = tracer.startSpan('s');
+    const ctx = contextWithSpan(parent, span);
+    expect(trace.getSpan(ctx)).toBe(span);
+    expect(trace.getSpanContext(ctx)).toEqual(span.spanContext());
+    expect(ctx.getValue(other)).toBe('kept');
+    expect(trace.getSpan(parent)).toBeUndefined();
+
+    const more = ctx.setValue(createContextKey('more'), 1);
+    expect(trace.getSpan(more)).toBe(span);
+    expect(trace.getSpan(trace.deleteSpan(more))).toBeUndefined();
+    expect(ctx.deleteValue(other).getValue(other)).toBeUndefined();
+    expect(ctx.getValue(other)).toBe('kept');
+
+    // A child started under it has the span as its parent.
+    const child = tracer.startSpan('child', {}, ctx) as unknown as ReadableSpan;
+    expect(child.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
+    expect(child.spanContext().traceId).toBe(span.spanContext().traceId);
   });
 });
