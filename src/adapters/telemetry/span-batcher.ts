@@ -4,9 +4,10 @@ import { EncodedSpans } from './otlp-json';
 
 /**
  * The span processor tracing uses: sampled spans are encoded to OTLP JSON shortly after they
- * end, a chunk at a time, and kept as that text until their batch is sent. The SDK's BatchSpanProcessor keeps the span
- * objects themselves (attributes, ids, events, the resource they point to) for up to the
- * batch delay: long enough for the garbage collector to promote them into the old generation,
+ * end, a chunk at a time, and kept as that text until their batch is sent (ADR 0007).
+ *
+ * The SDK's BatchSpanProcessor keeps the span objects themselves (attributes, ids, events, the
+ * resource they point to) for up to the batch delay: long enough for the garbage collector to promote them into the old generation,
  * to copy them on the way, and to trace them in every major collection; and it then encodes
  * the whole batch in one turn of the event loop, which stalls the requests waiting behind it.
  * Encoding in small chunks soon after spans end spreads that work thinly, and leaves one flat
