@@ -243,6 +243,23 @@ describe('OtlpJsonExporter', () => {
     expect(body).toBe(encodeOtlpJson(spans));
   });
 
+  it('starts its worker when asked, before any export, and only once', async () => {
+    const c = await collector({ status: 200 });
+    const e = exporter({ url: c.url });
+    const workerOf = () => (e as unknown as { worker?: Worker }).worker;
+    expect(workerOf()).toBeUndefined();
+    e.start();
+    const started = workerOf();
+    expect(started).toBeInstanceOf(Worker);
+    e.start();
+    expect(workerOf()).toBe(started);
+    expect(await exportOnce(e, sampleSpans())).toEqual({ code: ExportResultCode.SUCCESS });
+    expect(workerOf()).toBe(started);
+    await e.shutdown();
+    e.start();
+    expect(workerOf()).toBeUndefined();
+  });
+
   it('retries a retryable answer and succeeds when the collector recovers', async () => {
     const c = await collector(
       { status: 503 },

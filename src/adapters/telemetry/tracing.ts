@@ -93,6 +93,7 @@ export function startTracing(options: TracingOptions): Tracing {
     userAgent: `${options.serviceName}/${options.serviceVersion}`,
     ...(options.onExportFailure === undefined ? {} : { onFailure: options.onExportFailure }),
   });
+  exporter.start();
   const ratio = Math.min(1, Math.max(0, options.samplingRatio));
   // Whether a request is traced is decided where it arrives (see extractHttpContext), before
   // any span exists, so the tracer samples every root SERVER span it is asked to start; other
