@@ -111,9 +111,12 @@ export interface Vexil {
 
 /**
  * The V8 flags Vexil is started with by the `vexil` command, `npm start` and the container
- * image (docs/operations.md, "Running"); test/unit/launch-flags.test.ts keeps them in step.
+ * image (docs/operations.md, "Running"); test/unit/app/launch-flags.test.ts keeps them in step.
  */
-export const VEXIL_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+export const VEXIL_NODE_FLAGS: readonly string[] = [
+  '--max-semi-space-size=4',
+  '--max-inlined-bytecode-size-cumulative=3000',
+];
 
 /**
  * Vexil on an embedded SQLite file in a fresh temp directory, both ports ephemeral, pinned
