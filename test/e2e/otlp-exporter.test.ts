@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { ExportResultCode, TraceState, type ExportResult } from '@opentelemetry/core';
-import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BasicTracerProvider,
@@ -13,7 +12,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { OtlpJsonExporter, retryAfterMillis } from '../../src/adapters/telemetry/otlp-exporter';
 import { encodeOtlpJson, nanos } from '../../src/adapters/telemetry/otlp-json';
-import { receiveJsonBodies } from '../support/otlp-receiver';
+import { receiveOursAndReference } from '../support/otlp-receiver';
 
 /** Spans from the real SDK: a server span with a child, a link, an event and every value type. */
 function sampleSpans(odd: number = Number.NaN): ReadableSpan[] {
@@ -146,10 +145,7 @@ describe('OTLP/JSON encoding', () => {
   it('is read by a receiver exactly as the OpenTelemetry reference encoder is', async () => {
     // The reference writes NaN as JSON null; OTLP's JSON mapping (and this encoder) says "NaN".
     const spans = sampleSpans(1.5);
-    const [ours, reference] = await receiveJsonBodies([
-      encodeOtlpJson(spans),
-      JsonTraceSerializer.serializeRequest(spans)!,
-    ]);
+    const { ours, reference } = await receiveOursAndReference(spans);
     expect(ours).toHaveLength(2);
     expect(ours).toEqual(reference);
   });

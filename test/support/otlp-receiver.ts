@@ -1,5 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { encodeOtlpJson } from '../../src/adapters/telemetry/otlp-json';
 
 /**
  * A minimal OTLP/HTTP trace receiver for tests: accepts POST /v1/traces with an
@@ -43,16 +46,17 @@ export interface OtlpReceiver {
 }
 
 /**
- * The spans a fresh receiver reads from each OTLP/JSON body, posted one after the other: for
- * comparing an encoding with the reference encoder's. Throws unless each POST gets 200.
+ * What a fresh receiver reads from Vexil's OTLP/JSON encoding of `spans` and from the
+ * OpenTelemetry reference encoder's, posted one after the other. Throws unless each POST gets
+ * 200.
  */
-export async function receiveJsonBodies(
-  bodies: ReadonlyArray<string | Uint8Array>,
-): Promise<ReceivedSpan[][]> {
+export async function receiveOursAndReference(
+  spans: ReadableSpan[],
+): Promise<{ ours: ReceivedSpan[]; reference: ReceivedSpan[] }> {
   const receiver = await startOtlpReceiver();
   try {
     const received: ReceivedSpan[][] = [];
-    for (const body of bodies) {
+    for (const body of [encodeOtlpJson(spans), JsonTraceSerializer.serializeRequest(spans)!]) {
       const res = await fetch(`${receiver.endpoint}/v1/traces`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -61,7 +65,8 @@ export async function receiveJsonBodies(
       if (res.status !== 200) throw new Error(`receiver answered ${res.status}`);
       received.push(receiver.spans.splice(0));
     }
-    return received;
+    const [ours = [], reference = []] = received;
+    return { ours, reference };
   } finally {
     await receiver.close();
   }

@@ -26,8 +26,7 @@ import {
   LeanTracerProvider,
   randomId,
 } from '../../../src/adapters/telemetry/lean-tracer';
-import { encodeOtlpJson } from '../../../src/adapters/telemetry/otlp-json';
-import { receiveJsonBodies } from '../../support/otlp-receiver';
+import { receiveOursAndReference } from '../../support/otlp-receiver';
 
 const resource = resourceFromAttributes({ 'service.name': 'vexil' });
 
@@ -152,10 +151,7 @@ describe('LeanTracerProvider', () => {
     const ours = lean();
     scenario(ours.tracer);
     const spans = ours.finished();
-    const [mine, reference] = await receiveJsonBodies([
-      encodeOtlpJson(spans),
-      JsonTraceSerializer.serializeRequest(spans)!,
-    ]);
+    const { ours: mine, reference } = await receiveOursAndReference(spans);
     expect(mine).toHaveLength(2);
     expect(mine).toEqual(reference);
   });
