@@ -31,8 +31,11 @@ export async function retryWithBackoff<T>(
       return await attempt();
     } catch (err) {
       if (options.signal?.aborted) throw err;
-      const wait = Math.min(options.maxDelayMs, delay) * (0.8 + Math.random() * 0.4);
-      options.onFailure(err, n, Math.round(wait));
+      // Whole milliseconds: a single timer with a fractional delay changes the shape V8 gives
+      // every timer of the process (node:http's socket timers included, one per request)
+      // from then on, de-optimizing the request path while the database is away.
+      const wait = Math.round(Math.min(options.maxDelayMs, delay) * (0.8 + Math.random() * 0.4));
+      options.onFailure(err, n, wait);
       await sleep(wait, options.signal);
       delay = Math.min(options.maxDelayMs, delay * 2);
     }

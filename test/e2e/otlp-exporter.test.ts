@@ -155,6 +155,7 @@ describe('Retry-After', () => {
   it('reads seconds and HTTP dates, and ignores anything else', () => {
     expect(retryAfterMillis('3')).toBe(3000);
     expect(retryAfterMillis('0.5')).toBe(500);
+    expect(retryAfterMillis('0.0015')).toBe(2);
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(retryAfterMillis('Thu, 01 Jan 2026 00:00:02 GMT', now)).toBe(2000);
     expect(retryAfterMillis('Thu, 01 Jan 2025 00:00:02 GMT', now)).toBe(0);
@@ -265,8 +266,22 @@ describe('OtlpJsonExporter', () => {
       },
     );
     const failures: string[] = [];
-    const e = exporter({ url: c.url, onFailure: (err) => failures.push(err.message) });
-    expect(await exportOnce(e, sampleSpans())).toEqual({ code: ExportResultCode.SUCCESS });
+    const e = exporter({
+      url: c.url,
+      retryDelayMillis: 7,
+      onFailure: (err) => failures.push(err.message),
+    });
+    const timers = jest.spyOn(global, 'setTimeout');
+    try {
+      expect(await exportOnce(e, sampleSpans())).toEqual({ code: ExportResultCode.SUCCESS });
+      // Waits of whole milliseconds (see retryWithBackoff), the jittered one (3.5 to 7 ms
+      // before rounding) included.
+      const delays = timers.mock.calls.map(([, ms]) => ms ?? 0);
+      expect(delays.filter((ms) => ms >= 3 && ms <= 7)).toHaveLength(1);
+      for (const ms of delays) expect(Number.isInteger(ms)).toBe(true);
+    } finally {
+      timers.mockRestore();
+    }
     expect(c.received).toHaveLength(3);
     expect(failures).toEqual([]);
   });

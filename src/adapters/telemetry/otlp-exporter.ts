@@ -293,14 +293,17 @@ type PostOutcome =
 export function retryAfterMillis(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** Between half and all of `millis`, so exporters that failed together do not retry together. */
+/**
+ * Between half and all of `millis`, so exporters that failed together do not retry together;
+ * in whole milliseconds, as every timer delay should be (see retryWithBackoff).
+ */
 function jitter(millis: number): number {
-  return millis * (0.5 + Math.random() / 2);
+  return Math.round(millis * (0.5 + Math.random() / 2));
 }
 
 function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {

@@ -47,6 +47,24 @@ describe('retry with backoff', () => {
     expect(Math.max(...delays)).toBeLessThanOrEqual(5);
   });
 
+  it('waits whole milliseconds between tries (one fractional timer reshapes every timer)', async () => {
+    const timers = jest.spyOn(global, 'setTimeout');
+    try {
+      let calls = 0;
+      await retryWithBackoff(
+        async () => {
+          if (++calls < 6) throw new Error('down');
+        },
+        { initialDelayMs: 1.3, maxDelayMs: 7.7, onFailure: () => undefined },
+      );
+      const delays = timers.mock.calls.map(([, ms]) => ms);
+      expect(delays).toHaveLength(5);
+      for (const ms of delays) expect(Number.isInteger(ms)).toBe(true);
+    } finally {
+      timers.mockRestore();
+    }
+  });
+
   it('stops when aborted', async () => {
     const ac = new AbortController();
     const p = retryWithBackoff(() => Promise.reject(new Error('down')), {
