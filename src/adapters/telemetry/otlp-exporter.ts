@@ -45,7 +45,7 @@ interface WorkerSetup {
 /** One POST asked of the worker, and its answer. */
 interface PostRequest {
   readonly id: number;
-  readonly body: string;
+  readonly body: Uint8Array | string;
   readonly timeoutMillis: number;
 }
 type PostAnswer =
@@ -150,7 +150,7 @@ export class OtlpJsonExporter implements SpanExporter {
    * Posts one encoded ExportTraceServiceRequest (see EncodedSpans). Resolves once the
    * collector accepted it; rejects when it is given up, after onFailure was told.
    */
-  send(body: string): Promise<void> {
+  send(body: Uint8Array | string): Promise<void> {
     if (this.stopped) return Promise.reject(new Error('exporter is shut down'));
     const done = this.deliver(body).then(
       () => {
@@ -201,7 +201,7 @@ export class OtlpJsonExporter implements SpanExporter {
     this.onFailure(error, count);
   }
 
-  private async deliver(body: string): Promise<void> {
+  private async deliver(body: Uint8Array | string): Promise<void> {
     const deadline = Date.now() + this.timeoutMillis;
     let delay = this.retryDelayMillis;
     for (let attempt = 1; ; attempt++) {
@@ -220,7 +220,7 @@ export class OtlpJsonExporter implements SpanExporter {
   }
 
   /** One POST, made by the worker (started on first use, again after it dies). */
-  private post(body: string, timeoutMillis: number): Promise<PostOutcome> {
+  private post(body: Uint8Array | string, timeoutMillis: number): Promise<PostOutcome> {
     const worker = (this.worker ??= this.startWorker());
     return new Promise((resolve) => {
       const id = this.nextPostId++;

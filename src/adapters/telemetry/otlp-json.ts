@@ -9,14 +9,15 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 export function encodeOtlpJson(spans: readonly ReadableSpan[]): string {
   const groups = new EncodedSpans();
   for (const span of spans) groups.add(span);
-  return groups.toJson();
+  return groups.toBody().toString('utf8');
 }
 
 /**
- * Spans encoded one by one as they are added (each kept as its JSON text), grouped by
- * resource and instrumentation scope, and written out as one ExportTraceServiceRequest.
- * A span held this way is one flat string: nothing the garbage collector has to trace, and
- * no object graph kept alive until the batch is sent.
+ * Spans encoded one by one as they are added, grouped by resource and instrumentation scope,
+ * and written out as one ExportTraceServiceRequest. Each span's JSON text is copied into
+ * buffers outside V8's heap as soon as it is written, so the text dies young: spans waiting
+ * for their batch are nothing the garbage collector copies, promotes or marks, and the batch
+ * is bytes ready to be posted.
  */
 export class EncodedSpans {
   private readonly byResource = new Map<ReadableSpan['resource'], Map<string, ScopeSpans>>();
@@ -32,37 +33,75 @@ export class EncodedSpans {
     if (scopes === undefined) this.byResource.set(span.resource, (scopes = new Map()));
     const scope = span.instrumentationScope;
     const key = `${scope.name}\u0000${scope.version ?? ''}\u0000${scope.schemaUrl ?? ''}`;
-    const json = spanJson(span);
-    const group = scopes.get(key);
-    if (group === undefined) scopes.set(key, { scope, spans: [json] });
-    else group.spans.push(json);
+    let group = scopes.get(key);
+    if (group === undefined) scopes.set(key, (group = { scope, spans: new TextChunks() }));
+    group.spans.append(spanJson(span));
     this.count++;
   }
 
-  toJson(): string {
-    const resourceSpans: string[] = [];
+  /** The request's JSON, as UTF-8. */
+  toBody(): Buffer {
+    const parts: Buffer[] = [];
+    const text = (t: string): void => void parts.push(Buffer.from(t, 'utf8'));
+    text('{"resourceSpans":[');
+    let firstResource = true;
     for (const [resource, scopes] of this.byResource) {
-      const scopeSpans: string[] = [];
-      for (const { scope, spans } of scopes.values()) {
-        scopeSpans.push(
-          `{"scope":${JSON.stringify({ name: scope.name, version: scope.version ?? '' })},` +
-            `"spans":[${spans.join(',')}]${schemaUrlMember(scope.schemaUrl)}}`,
-        );
-      }
-      resourceSpans.push(
-        `{"resource":{"attributes":${attributesJson(resource.attributes)},"droppedAttributesCount":0},` +
-          `"scopeSpans":[${scopeSpans.join(',')}]` +
-          `${schemaUrlMember(resource.schemaUrl)}}`,
+      text(
+        `${firstResource ? '' : ','}{"resource":{"attributes":${attributesJson(resource.attributes)},` +
+          `"droppedAttributesCount":0},"scopeSpans":[`,
       );
+      firstResource = false;
+      let firstScope = true;
+      for (const { scope, spans } of scopes.values()) {
+        text(
+          `${firstScope ? '' : ','}{"scope":` +
+            `${JSON.stringify({ name: scope.name, version: scope.version ?? '' })},"spans":[`,
+        );
+        firstScope = false;
+        parts.push(...spans.chunks());
+        text(`]${schemaUrlMember(scope.schemaUrl)}}`);
+      }
+      text(`]${schemaUrlMember(resource.schemaUrl)}}`);
     }
-    return `{"resourceSpans":[${resourceSpans.join(',')}]}`;
+    text(']}');
+    return Buffer.concat(parts);
   }
 }
 
 interface ScopeSpans {
   readonly scope: ReadableSpan['instrumentationScope'];
-  readonly spans: string[];
+  readonly spans: TextChunks;
 }
+
+/** Comma-separated texts, appended as UTF-8 into buffers of at least CHUNK_BYTES. */
+class TextChunks {
+  private readonly full: Buffer[] = [];
+  private current: Buffer | undefined;
+  private used = 0;
+  private count = 0;
+
+  append(text: string): void {
+    const separator = this.count > 0 ? 1 : 0;
+    const bytes = separator + Buffer.byteLength(text, 'utf8');
+    if (this.current === undefined || this.used + bytes > this.current.length) {
+      if (this.current !== undefined) this.full.push(this.current.subarray(0, this.used));
+      this.current = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes));
+      this.used = 0;
+    }
+    if (separator === 1) this.current[this.used++] = COMMA;
+    this.used += this.current.write(text, this.used, 'utf8');
+    this.count++;
+  }
+
+  chunks(): Buffer[] {
+    return this.current === undefined
+      ? this.full
+      : [...this.full, this.current.subarray(0, this.used)];
+  }
+}
+
+const CHUNK_BYTES = 64 * 1024;
+const COMMA = 0x2c;
 
 function schemaUrlMember(schemaUrl: string | undefined): string {
   return schemaUrl === undefined ? '' : `,"schemaUrl":${JSON.stringify(schemaUrl)}`;
@@ -75,9 +114,8 @@ const FLAG_IS_REMOTE = 0x200;
 /**
  * One span's JSON, written out directly: the text JSON.stringify would give for the OTLP span
  * object, without building that object first. Its parts are joined into one flat string
- * rather than concatenated: V8 keeps a concatenation as a tree of its pieces until it is read,
- * and a span's text waits for its batch, long enough for the garbage collector to copy every
- * piece of that tree.
+ * rather than concatenated: V8 keeps a concatenation as a tree of its pieces, which it would
+ * flatten (one more copy) before writing it out as UTF-8.
  */
 export function spanJson(span: ReadableSpan): string {
   const ctx = span.spanContext();

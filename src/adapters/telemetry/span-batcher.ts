@@ -4,14 +4,15 @@ import { EncodedSpans } from './otlp-json';
 
 /**
  * The span processor tracing uses: sampled spans are encoded to OTLP JSON shortly after they
- * end, a chunk at a time, and kept as that text until their batch is sent (ADR 0007).
+ * end, a chunk at a time, and kept as that text (UTF-8 bytes outside V8's heap) until their
+ * batch is sent (ADR 0007).
  *
  * The SDK's BatchSpanProcessor keeps the span objects themselves (attributes, ids, events, the
  * resource they point to) for up to the batch delay: long enough for the garbage collector to promote them into the old generation,
  * to copy them on the way, and to trace them in every major collection; and it then encodes
  * the whole batch in one turn of the event loop, which stalls the requests waiting behind it.
- * Encoding in small chunks soon after spans end spreads that work thinly, and leaves one flat
- * string per span for the collector to skip. Chunks rather than one span at a time: a traced
+ * Encoding in small chunks soon after spans end spreads that work thinly, and leaves nothing
+ * in the heap for the collector to trace. Chunks rather than one span at a time: a traced
  * request is rare, and code run that rarely runs cold, from caches that the untraced requests
  * have filled with their own code and data. Encoding one span cold cost about 30 µs at a
  * sampling ratio of 0.001; in a chunk, the first span of the chunk pays for the rest.
@@ -24,8 +25,8 @@ import { EncodedSpans } from './otlp-json';
 
 /** Where encoded batches go: OtlpJsonExporter. */
 export interface EncodedSpanSink {
-  /** Resolves once the batch is delivered; rejects when it is given up. */
-  send(body: string): Promise<void>;
+  /** Resolves once the batch (JSON, as UTF-8) is delivered; rejects when it is given up. */
+  send(body: Uint8Array): Promise<void>;
   shutdown(): Promise<void>;
 }
 
@@ -136,7 +137,7 @@ export class EncodingSpanBatcher implements SpanProcessor {
       this.timer = undefined;
     }
     if (this.queued.size === 0) return;
-    const body = this.queued.toJson();
+    const body = this.queued.toBody();
     this.queued = new EncodedSpans();
     if (this.dropped > 0 && Date.now() - this.lastDropReportAt >= 60_000) {
       this.lastDropReportAt = Date.now();

@@ -28,8 +28,8 @@ class RecordingSink implements EncodedSpanSink {
   readonly waiting: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
   shutdowns = 0;
 
-  send(body: string): Promise<void> {
-    this.bodies.push(body);
+  send(body: Uint8Array): Promise<void> {
+    this.bodies.push(Buffer.from(body).toString('utf8'));
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
@@ -148,6 +148,35 @@ describe('EncodingSpanBatcher', () => {
     expect(encoded.name).toBe(odd);
     expect(encoded.attributes).toEqual([{ key: odd, value: { stringValue: odd } }]);
     expect(encoded.status).toEqual({ code: 2, message: odd });
+  });
+
+  it('keeps batches larger than its 64 KiB buffers whole, multi-byte text included', () => {
+    const { sink, tracer } = setup({ maxBatchSpans: 400 });
+    const text = (i: number) => `${i} é € 🚩 ${'x'.repeat(300)}`;
+    const huge = `🚩${'y'.repeat(100_000)}é`;
+    for (let i = 0; i < 400; i++) {
+      tracer
+        .startSpan(
+          `span ${i}`,
+          { kind: SpanKind.SERVER, attributes: { text: i === 200 ? huge : text(i) } },
+          ROOT_CONTEXT,
+        )
+        .end();
+    }
+    expect(sink.bodies).toHaveLength(1);
+    expect(Buffer.byteLength(sink.bodies[0]!)).toBeGreaterThan(3 * 64 * 1024);
+    const body = JSON.parse(sink.bodies[0]!) as {
+      resourceSpans: Array<{
+        scopeSpans: Array<{
+          spans: Array<{ name: string; attributes: Array<{ value: { stringValue: string } }> }>;
+        }>;
+      }>;
+    };
+    const encoded = body.resourceSpans[0]!.scopeSpans[0]!.spans;
+    expect(encoded.map((s) => s.name)).toEqual(Array.from({ length: 400 }, (_, i) => `span ${i}`));
+    encoded.forEach((s, i) =>
+      expect(s.attributes[0]!.value.stringValue).toBe(i === 200 ? huge : text(i)),
+    );
   });
 
   it('sends what it holds once the delay after its first span has passed', async () => {
