@@ -3,19 +3,19 @@ import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { EncodedSpans } from './otlp-json';
 
 /**
- * The span processor tracing uses: sampled spans are encoded to OTLP JSON shortly after they
- * end, a chunk at a time, and kept as that text (UTF-8 bytes outside V8's heap) until their
- * batch is sent (ADR 0007).
+ * The span processor tracing uses: sampled spans are encoded to OTLP JSON at the end of the
+ * turn of the event loop they ended in (at most 64 at a time), and kept as that text, UTF-8
+ * bytes outside V8's heap, until their batch is sent (ADR 0007).
  *
  * The SDK's BatchSpanProcessor keeps the span objects themselves (attributes, ids, events, the
- * resource they point to) for up to the batch delay: long enough for the garbage collector to promote them into the old generation,
- * to copy them on the way, and to trace them in every major collection; and it then encodes
- * the whole batch in one turn of the event loop, which stalls the requests waiting behind it.
- * Encoding in small chunks soon after spans end spreads that work thinly, and leaves nothing
- * in the heap for the collector to trace. Chunks rather than one span at a time: a traced
- * request is rare, and code run that rarely runs cold, from caches that the untraced requests
- * have filled with their own code and data. Encoding one span cold cost about 30 µs at a
- * sampling ratio of 0.001; in a chunk, the first span of the chunk pays for the rest.
+ * resource they point to) for up to the batch delay: long enough for the garbage collector to
+ * promote them into the old generation, copying them on the way, and to trace them in every
+ * major collection; and it then encodes the whole batch in one turn, which stalls the requests
+ * waiting behind it. Here a span object dies in the turn it ended in, and the encoding work is
+ * spread thinly. At the end of the turn rather than as each span ends: the spans of a traced
+ * request (its evaluation, then its server span) and those of the requests served in the same
+ * turn are encoded in one loop, the first of them paying for code run cold (a traced request is
+ * rare) and the others running warm.
  *
  * Batching follows the SDK's defaults: a batch goes when it holds `maxBatchSpans` spans or
  * `delayMillis` after its first span, whichever comes first; at most `maxExportsInFlight`
@@ -37,10 +37,11 @@ export interface SpanBatcherOptions {
   readonly maxBatchSpans?: number;
   /** Spans that may wait for a batch slot before new ones are dropped (default 2048). */
   readonly maxQueuedSpans?: number;
-  /** Ended spans are encoded together once this many wait (default 64)... */
+  /**
+   * Ended spans are encoded together once this many wait (default 64), or else at the end of
+   * the turn of the event loop they ended in.
+   */
   readonly encodeChunkSpans?: number;
-  /** ...or this long after the first of them ended (default 100 ms). */
-  readonly encodeDelayMillis?: number;
   /** Batches being sent at once (default 2). */
   readonly maxExportsInFlight?: number;
   /**
@@ -56,11 +57,10 @@ export class EncodingSpanBatcher implements SpanProcessor {
   private readonly maxQueuedSpans: number;
   private readonly maxExportsInFlight: number;
   private readonly encodeChunkSpans: number;
-  private readonly encodeDelayMillis: number;
   private readonly onDropped: (count: number) => void;
   /** Ended spans not encoded yet. */
   private ended: ReadableSpan[] = [];
-  private encodeTimer: NodeJS.Timeout | undefined;
+  private encodeLater: NodeJS.Immediate | undefined;
   /** Encoded spans waiting for their batch to be sent. */
   private queued = new EncodedSpans();
   private timer: NodeJS.Timeout | undefined;
@@ -78,7 +78,6 @@ export class EncodingSpanBatcher implements SpanProcessor {
     this.maxQueuedSpans = Math.max(options.maxQueuedSpans ?? 2048, this.maxBatchSpans);
     this.maxExportsInFlight = options.maxExportsInFlight ?? 2;
     this.encodeChunkSpans = options.encodeChunkSpans ?? 64;
-    this.encodeDelayMillis = options.encodeDelayMillis ?? 100;
     this.onDropped = options.onDropped ?? (() => undefined);
   }
 
@@ -93,7 +92,7 @@ export class EncodingSpanBatcher implements SpanProcessor {
     }
     this.ended.push(span);
     if (this.ended.length >= this.encodeChunkSpans) this.encodeChunk();
-    else this.encodeTimer ??= setTimeout(() => this.encodeChunk(), this.encodeDelayMillis).unref();
+    else this.encodeLater ??= setImmediate(() => this.encodeChunk());
   }
 
   /** Sends every span ended so far and waits for all batches in flight. */
@@ -116,9 +115,9 @@ export class EncodingSpanBatcher implements SpanProcessor {
 
   /** Encodes every ended span into the queue. */
   private encodeEnded(): void {
-    if (this.encodeTimer !== undefined) {
-      clearTimeout(this.encodeTimer);
-      this.encodeTimer = undefined;
+    if (this.encodeLater !== undefined) {
+      clearImmediate(this.encodeLater);
+      this.encodeLater = undefined;
     }
     const ended = this.ended;
     this.ended = [];

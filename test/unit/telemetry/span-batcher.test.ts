@@ -191,25 +191,30 @@ describe('EncodingSpanBatcher', () => {
     sink.settle();
   });
 
-  it('encodes ended spans a chunk at a time: when the chunk is full, or its delay has passed', async () => {
-    const { sink, batcher, spans } = setup({
-      maxBatchSpans: 3,
-      encodeChunkSpans: 3,
-      encodeDelayMillis: 30,
-    });
+  it('encodes ended spans a chunk at a time: when the chunk is full, or at the end of the turn', async () => {
+    const { sink, batcher, tracer, spans } = setup({ maxBatchSpans: 3, encodeChunkSpans: 3 });
     spans('a', 'b');
     expect(sink.bodies).toHaveLength(0);
     spans('c');
     expect(sink.names(0)).toEqual(['a', 'b', 'c']);
 
-    spans('d', 'e', 'f', 'g');
+    spans('d', 'e', 'f');
     expect(sink.names(1)).toEqual(['d', 'e', 'f']);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    // 'g' is encoded by now, and waits for its batch (60 s) or a flush.
+    // A span is read (encoded) only once its turn is over.
+    let encoded = 0;
+    const span = tracer.startSpan('g', { kind: SpanKind.SERVER }, ROOT_CONTEXT);
+    span.end();
+    const view = Object.create(span) as ReadableSpan;
+    Object.defineProperty(view, 'name', { get: () => (encoded++, 'g') });
+    batcher.onEnd(view);
+    expect(encoded).toBe(0);
+    await turn();
+    expect(encoded).toBe(1);
+    // 'g' (twice: the span and the view) waits for its batch (60 s) or a flush.
     expect(sink.bodies).toHaveLength(2);
     spans('h');
     const flushing = batcher.forceFlush();
-    expect(sink.names(2)).toEqual(['g', 'h']);
+    expect(sink.names(2)).toEqual(['g', 'g', 'h']);
     sink.settle();
     sink.settle();
     sink.settle();
