@@ -25,5 +25,5 @@ VOLUME ["/data"]
 EXPOSE 8080 9000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8080/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-ENTRYPOINT ["node", "--max-semi-space-size=4", "--max-inlined-bytecode-size-cumulative=3000", "dist/src/app/cli.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=4", "--max-inlined-bytecode-size-cumulative=3000", "--no-memory-reducer", "dist/src/app/cli.js"]
 CMD ["serve"]

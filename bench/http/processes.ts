@@ -116,6 +116,7 @@ export interface Vexil {
 export const VEXIL_NODE_FLAGS: readonly string[] = [
   '--max-semi-space-size=4',
   '--max-inlined-bytecode-size-cumulative=3000',
+  '--no-memory-reducer',
 ];
 
 /**

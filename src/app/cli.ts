@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --max-inlined-bytecode-size-cumulative=3000
+#!/usr/bin/env -S node --max-semi-space-size=4 --max-inlined-bytecode-size-cumulative=3000 --no-memory-reducer
 import { createLogger } from '../adapters/telemetry/logging';
 import { currentTraceId } from '../adapters/telemetry/tracing';
 import { parseCliArgs, USAGE, UsageError, type CliArgs } from './cli-args';
