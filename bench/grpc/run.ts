@@ -75,6 +75,8 @@ async function main(): Promise<void> {
     const echo = await startNode({
       core: SERVER_CORE,
       script: path.join(__dirname, 'echo-server.js'),
+      // As Vexil is launched in this respect: idle while Vexil is measured (see bench/http).
+      nodeArgs: ['--no-memory-reducer'],
       readyWhen: (l) => l['message'] === 'listening',
     });
     children.push(echo);
