@@ -8,7 +8,8 @@
  *     (the default configuration);
  *   - "on":  metrics enabled and tracing enabled with sampling ratio `--sampling` (default 1),
  *     spans exported over OTLP/HTTP to a local sink (otlp-sink.ts, on core 1).
- * All use the same log level (VEXIL_LOG_LEVEL, default warn) and encoding (json).
+ * All use the same log level (VEXIL_LOG_LEVEL, default warn) and encoding (json). Each server
+ * is scraped (GET /metrics) right before and after its measurement, all three alike.
  *   npx tsc -p tsconfig.build.json && node dist/bench/http-observability/run.js \
  *     [--duration=5 --rounds=3 --connections=50 --warmup=5 --sampling=1]
  * The target: "on" loses at most 5 % of the throughput of "off" (reported for "metrics" too).
@@ -62,14 +63,19 @@ async function sinkStats(port: number): Promise<{ exports: number; spans: number
   return (await res.json()) as { exports: number; spans: number };
 }
 
-/** vexil_http_requests_total summed over its series, from /metrics. */
-async function httpRequestsCounted(vexil: Vexil): Promise<number> {
+/**
+ * From one scrape of `/metrics`: vexil_http_requests_total and young-generation collections,
+ * each summed over its series (zero when metrics are off).
+ */
+async function metricSums(vexil: Vexil): Promise<{ requests: number; minorGcs: number }> {
   const text = await (await fetch(`http://127.0.0.1:${vexil.httpPort}/metrics`)).text();
-  let total = 0;
+  const sums = { requests: 0, minorGcs: 0 };
   for (const l of text.split('\n')) {
-    if (l.startsWith('vexil_http_requests_total{')) total += Number(l.slice(l.lastIndexOf(' ')));
+    const value = Number(l.slice(l.lastIndexOf(' ')));
+    if (l.startsWith('vexil_http_requests_total{')) sums.requests += value;
+    else if (l.startsWith('nodejs_gc_duration_seconds_count{kind="minor"}')) sums.minorGcs += value;
   }
-  return total;
+  return sums;
 }
 
 async function main(): Promise<void> {
@@ -123,6 +129,8 @@ async function main(): Promise<void> {
     const offRuns: Measured[] = [];
     const metricsRuns: Measured[] = [];
     const onRuns: Measured[] = [];
+    const metricsPerGc: number[] = [];
+    const onPerGc: number[] = [];
     let onRequests = 0;
     let counted = 0;
     const spansBefore = await sinkStats(sinkPort);
@@ -155,15 +163,25 @@ async function main(): Promise<void> {
       // server measured 30 s after its last load served 10 to 15 % fewer requests in the
       // next 5 s than right after it.
       const measured = new Map<Vexil, Measured>();
-      let countedBefore = 0;
+      /** Requests per young-generation collection in the measurement (servers with metrics). */
+      const perMinorGc = new Map<Vexil, number>();
       for (let i = 0; i < servers.length; i++) {
         const v = servers[(round - 1 + i) % servers.length]!;
         await measure(url(v), script, WARMUP, v.pid);
-        if (v === on) countedBefore = await httpRequestsCounted(on);
-        measured.set(v, await measure(url(v), script, DURATION, v.pid));
+        // Every server is scraped right before and after its measurement ("off" answers 404),
+        // so all three see the same requests: the first request off the evaluation path
+        // leaves a server's p99 higher for seconds while V8 recompiles the code they share.
+        const before = await metricSums(v);
+        const r = await measure(url(v), script, DURATION, v.pid);
+        const after = await metricSums(v);
+        measured.set(v, r);
+        if (v === on) counted += after.requests - before.requests;
+        const gcs = after.minorGcs - before.minorGcs;
+        perMinorGc.set(v, gcs > 0 ? (r.requestsPerSecond * DURATION) / gcs : NaN);
       }
       const [a, m, b] = [measured.get(off)!, measured.get(metricsOnly)!, measured.get(on)!];
-      counted += (await httpRequestsCounted(on)) - countedBefore;
+      metricsPerGc.push(perMinorGc.get(metricsOnly)!);
+      onPerGc.push(perMinorGc.get(on)!);
       offRuns.push(a);
       metricsRuns.push(m);
       onRuns.push(b);
@@ -214,6 +232,10 @@ async function main(): Promise<void> {
       `  metrics/off ${(m.rps / a.rps).toFixed(3)}; loss ${(metricsLoss * 100).toFixed(1)} % ` +
         `(target <= ${TARGET_LOSS * 100} %: ${metricsLoss <= TARGET_LOSS ? 'met' : 'NOT met'}); ` +
         `cpu per request +${fmt(m.cpu - a.cpu, 1)} µs`,
+    );
+    console.log(
+      `  requests per young-generation collection: metrics ${fmt(median(metricsPerGc))}, ` +
+        `on ${fmt(median(onPerGc))} (what tracing adds to each request's allocations)`,
     );
     console.log(
       `  "on" counted ${fmt(counted)} HTTP requests in /metrics for about ${fmt(onRequests)} sent ` +
