@@ -147,11 +147,16 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
   // With tracing on, a traced request runs inside its server span (W3C trace-context from
   // the caller's headers), so evaluation and storage spans become its children. One that is
   // not traced (the sampling decision, taken first) is served exactly as without tracing.
+  const serveUntraced = (req: IncomingMessage, res: ServerResponse): void => {
+    const traceId = callerTraceId(req.headers['traceparent']);
+    dispatch(req, res, traceId === undefined ? undefined : { callerTraceId: traceId });
+  };
   const serveTraced = (req: IncomingMessage, res: ServerResponse, parent: Context): void => {
     const method = req.method ?? 'GET';
     const server = startServerSpan(method, { 'http.request.method': method }, parent);
     if (server === undefined) {
-      dispatch(req, res);
+      // Tracing was shut down since the request was sampled.
+      serveUntraced(req, res);
       return;
     }
     const trace: RequestTrace = { span: server.span, context: server.context };
@@ -168,12 +173,8 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
   // requests that are not traced nothing (see traceMethods).
   return (req, res) => {
     const parent = extractHttpContext(req.headers);
-    if (parent !== undefined) {
-      serveTraced(req, res, parent);
-      return;
-    }
-    const traceId = callerTraceId(req.headers['traceparent']);
-    dispatch(req, res, traceId === undefined ? undefined : { callerTraceId: traceId });
+    if (parent === undefined) serveUntraced(req, res);
+    else serveTraced(req, res, parent);
   };
 }
 
