@@ -169,8 +169,8 @@ async function main(): Promise<void> {
         const v = servers[(round - 1 + i) % servers.length]!;
         await measure(url(v), script, WARMUP, v.pid);
         // Every server is scraped right before and after its measurement ("off" answers 404),
-        // so all three see the same requests: the first request off the evaluation path
-        // leaves a server's p99 higher for seconds while V8 recompiles the code they share.
+        // so all three see the same requests: a request off the evaluation path raises the
+        // p99 of the seconds after it.
         const before = await metricSums(v);
         const r = await measure(url(v), script, DURATION, v.pid);
         const after = await metricSums(v);
