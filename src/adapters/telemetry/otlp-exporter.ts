@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { encodeOtlpJson } from './otlp-json';
+import { encodeOtlpBody } from './otlp-json';
 
 /**
  * OTLP/HTTP trace export with the JSON encoding: spans are written straight to the
@@ -140,7 +140,7 @@ export class OtlpJsonExporter implements SpanExporter {
       resultCallback({ code: ExportResultCode.SUCCESS });
       return;
     }
-    this.send(encodeOtlpJson(spans)).then(
+    this.send(encodeOtlpBody(spans)).then(
       () => resultCallback({ code: ExportResultCode.SUCCESS }),
       (error: Error) => resultCallback({ code: ExportResultCode.FAILED, error }),
     );

@@ -7,9 +7,14 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
  * instrumentation scope.
  */
 export function encodeOtlpJson(spans: readonly ReadableSpan[]): string {
+  return encodeOtlpBody(spans).toString('utf8');
+}
+
+/** encodeOtlpJson as the UTF-8 bytes that are posted. */
+export function encodeOtlpBody(spans: readonly ReadableSpan[]): Buffer {
   const groups = new EncodedSpans();
   for (const span of spans) groups.add(span);
-  return groups.toBody().toString('utf8');
+  return groups.toBody();
 }
 
 /**
