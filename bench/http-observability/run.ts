@@ -64,18 +64,16 @@ async function sinkStats(port: number): Promise<{ exports: number; spans: number
 }
 
 /**
- * From one scrape of `/metrics`: vexil_http_requests_total and young-generation collections,
- * each summed over its series (zero when metrics are off).
+ * From one scrape of `/metrics`: vexil_http_requests_total summed over its series (zero when
+ * metrics are off).
  */
-async function metricSums(vexil: Vexil): Promise<{ requests: number; minorGcs: number }> {
+async function requestsCounted(vexil: Vexil): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${vexil.httpPort}/metrics`)).text();
-  const sums = { requests: 0, minorGcs: 0 };
+  let requests = 0;
   for (const l of text.split('\n')) {
-    const value = Number(l.slice(l.lastIndexOf(' ')));
-    if (l.startsWith('vexil_http_requests_total{')) sums.requests += value;
-    else if (l.startsWith('nodejs_gc_duration_seconds_count{kind="minor"}')) sums.minorGcs += value;
+    if (l.startsWith('vexil_http_requests_total{')) requests += Number(l.slice(l.lastIndexOf(' ')));
   }
-  return sums;
+  return requests;
 }
 
 async function main(): Promise<void> {
@@ -129,8 +127,6 @@ async function main(): Promise<void> {
     const offRuns: Measured[] = [];
     const metricsRuns: Measured[] = [];
     const onRuns: Measured[] = [];
-    const metricsPerGc: number[] = [];
-    const onPerGc: number[] = [];
     let onRequests = 0;
     let counted = 0;
     const spansBefore = await sinkStats(sinkPort);
@@ -163,25 +159,19 @@ async function main(): Promise<void> {
       // server measured 30 s after its last load served 10 to 15 % fewer requests in the
       // next 5 s than right after it.
       const measured = new Map<Vexil, Measured>();
-      /** Requests per young-generation collection in the measurement (servers with metrics). */
-      const perMinorGc = new Map<Vexil, number>();
       for (let i = 0; i < servers.length; i++) {
         const v = servers[(round - 1 + i) % servers.length]!;
         await measure(url(v), script, WARMUP, v.pid);
         // Every server is scraped right before and after its measurement ("off" answers 404),
         // so all three see the same requests: a request off the evaluation path raises the
         // p99 of the seconds after it.
-        const before = await metricSums(v);
+        const before = await requestsCounted(v);
         const r = await measure(url(v), script, DURATION, v.pid);
-        const after = await metricSums(v);
+        const after = await requestsCounted(v);
         measured.set(v, r);
-        if (v === on) counted += after.requests - before.requests;
-        const gcs = after.minorGcs - before.minorGcs;
-        perMinorGc.set(v, gcs > 0 ? (r.requestsPerSecond * DURATION) / gcs : NaN);
+        if (v === on) counted += after - before;
       }
       const [a, m, b] = [measured.get(off)!, measured.get(metricsOnly)!, measured.get(on)!];
-      metricsPerGc.push(perMinorGc.get(metricsOnly)!);
-      onPerGc.push(perMinorGc.get(on)!);
       offRuns.push(a);
       metricsRuns.push(m);
       onRuns.push(b);
@@ -232,10 +222,6 @@ async function main(): Promise<void> {
       `  metrics/off ${(m.rps / a.rps).toFixed(3)}; loss ${(metricsLoss * 100).toFixed(1)} % ` +
         `(target <= ${TARGET_LOSS * 100} %: ${metricsLoss <= TARGET_LOSS ? 'met' : 'NOT met'}); ` +
         `cpu per request +${fmt(m.cpu - a.cpu, 1)} µs`,
-    );
-    console.log(
-      `  requests per young-generation collection: metrics ${fmt(median(metricsPerGc))}, ` +
-        `on ${fmt(median(onPerGc))} (what tracing adds to each request's allocations)`,
     );
     console.log(
       `  "on" counted ${fmt(counted)} HTTP requests in /metrics for about ${fmt(onRequests)} sent ` +

@@ -76,7 +76,10 @@ export async function startVexil({
         droppedSpans: count,
       }),
   });
-  const metrics = createMetrics({ enabled: config.metrics.enabled });
+  const metrics = createMetrics({
+    enabled: config.metrics.enabled,
+    gcDuration: config.metrics.gc_duration,
+  });
   const clock = new SystemClock();
   const ids = new RandomIdGenerator();
   const health = new HealthState('NOT_SERVING', 'starting: connecting to the database');

@@ -79,7 +79,7 @@ export interface Metrics {
   /** Connection-pool gauges for one database (Flipt's db_sql_connection_* names, label driver). */
   registerDbPool(dialect: string, stats: () => DbPoolStats): void;
   render(): string;
-  /** Stops the process samplers (event-loop delay, GC observer). */
+  /** Stops the process samplers (event-loop delay, GC observer when on). */
   close(): void;
 }
 
@@ -89,6 +89,8 @@ export interface MetricsOptions {
   readonly maxSeries?: number;
   /** Register process_* and nodejs_* metrics (default true). */
   readonly processMetrics?: boolean;
+  /** Among those, observe every garbage collection for nodejs_gc_duration_seconds (default false). */
+  readonly gcDuration?: boolean;
 }
 
 /** OpenTelemetry default histogram buckets, which Flipt's latency histogram uses (ms). */
@@ -333,7 +335,10 @@ class PrometheusMetrics implements Metrics {
       () => this.poolSamples((s) => s.waiting),
     );
 
-    this.stopProcess = options.processMetrics === false ? NOOP : registerProcessMetrics(r);
+    this.stopProcess =
+      options.processMetrics === false
+        ? NOOP
+        : registerProcessMetrics(r, { gcDuration: options.gcDuration === true });
   }
 
   evaluated(event: EvaluatedEvent): void {

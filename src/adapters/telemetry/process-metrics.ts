@@ -22,9 +22,19 @@ export const gcKindName = (kind: number | undefined): string => GC_KINDS[kind ??
 /**
  * Registers the usual process_* and nodejs_* metrics (names as prom-client uses them, so
  * stock Node.js dashboards work). Everything is read at scrape time except event-loop
- * delay and GC pauses, which need a sampler; the returned function stops those.
+ * delay and, with `gcDuration`, GC pauses, which need a sampler; the returned function
+ * stops those.
+ *
+ * GC pauses are opt-in because node delivers each collection to a PerformanceObserver
+ * through two immediates and a freshly built entry: with the young generation capped at
+ * 4 MB, a server under load collects over a hundred times a second, and observing that cost
+ * 2 to 3 % of its throughput (docs/performance.md, "Ninth pass"). Long pauses still show in
+ * the event-loop delay figures.
  */
-export function registerProcessMetrics(registry: PrometheusRegistry): () => void {
+export function registerProcessMetrics(
+  registry: PrometheusRegistry,
+  options: { readonly gcDuration?: boolean } = {},
+): () => void {
   const startTimeSeconds = Math.round((Date.now() - process.uptime() * 1000) / 1000);
   const one = (value: number) => [{ labels: [], value }];
 
@@ -155,6 +165,14 @@ export function registerProcessMetrics(registry: PrometheusRegistry): () => void
     },
   );
 
+  const stopGc = options.gcDuration === true ? observeGcDurations(registry) : undefined;
+  return () => {
+    delay.disable();
+    stopGc?.();
+  };
+}
+
+function observeGcDurations(registry: PrometheusRegistry): () => void {
   const gc = registry.histogram(
     'nodejs_gc_duration_seconds',
     'Garbage collection duration by kind.',
@@ -168,11 +186,7 @@ export function registerProcessMetrics(registry: PrometheusRegistry): () => void
     }
   });
   observer.observe({ entryTypes: ['gc'] });
-
-  return () => {
-    delay.disable();
-    observer.disconnect();
-  };
+  return () => observer.disconnect();
 }
 
 function readMaxFds(): number | undefined {

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createMetrics, type Metrics } from '../../../src/adapters/telemetry/metrics';
 import { parseExposition, samplesOf, type ParsedExposition } from './exposition-parser';
 
@@ -352,6 +354,31 @@ describe('Vexil metrics', () => {
       expect(Math.abs(start - Date.now() / 1000)).toBeLessThan(3600);
     });
 
+    it('leaves garbage-collection pauses out unless asked', async () => {
+      collectGarbage();
+      await settle();
+      expect(scrape().types.has('nodejs_gc_duration_seconds')).toBe(false);
+    });
+
+    it('records garbage-collection pauses by kind when asked', async () => {
+      metrics.close();
+      metrics = createMetrics({ enabled: true, gcDuration: true });
+      collectGarbage();
+      await settle();
+      const parsed = scrape();
+      expect(parsed.types.get('nodejs_gc_duration_seconds')).toBe('histogram');
+      const counts = samplesOf(parsed, 'nodejs_gc_duration_seconds_count');
+      expect(counts.find((s) => s.labels.kind === 'major')?.value).toBeGreaterThanOrEqual(1);
+
+      // Closing stops the observer: later collections are not counted.
+      const gcCounts = () => samplesOf(scrape(), 'nodejs_gc_duration_seconds_count');
+      const before = gcCounts();
+      metrics.close();
+      collectGarbage();
+      await settle();
+      expect(gcCounts()).toEqual(before);
+    });
+
     it('serves the Prometheus 0.0.4 text content type', () => {
       expect(metrics.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
       expect(metrics.enabled).toBe(true);
@@ -392,3 +419,12 @@ describe('Vexil metrics', () => {
     });
   });
 });
+
+/** A full collection, as `node --expose-gc` would run it. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+/** Node hands GC entries to observers a couple of event-loop turns later. */
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
