@@ -11,7 +11,7 @@
  * All use the same log level (VEXIL_LOG_LEVEL, default warn) and encoding (json). Each server
  * is scraped (GET /metrics) right before and after its measurement, all three alike.
  *   npx tsc -p tsconfig.build.json && node dist/bench/http-observability/run.js \
- *     [--duration=5 --rounds=3 --connections=50 --warmup=5 --sampling=1]
+ *     [--duration=5 --rounds=3 --connections=50 --warmup=40 --sampling=1]
  * The target: "on" loses at most 5 % of the throughput of "off" (reported for "metrics" too).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -40,11 +40,17 @@ const DURATION = numberOption('duration', argv, 5);
 const ROUNDS = numberOption('rounds', argv, 3);
 const CONNECTIONS = numberOption('connections', argv, 50);
 /**
- * Seconds of load right before each measurement. A new server with metrics on took 6 to 9 s
- * of load to reach its steady throughput (1-s windows from its first request), one with
- * everything off about 3 s.
+ * Seconds of load right before each measurement, so that each server is measured in the
+ * state it serves in for the rest of its life. A new server with metrics on took 6 to 9 s of
+ * load to reach its steady throughput (1-s windows from its first request), one with
+ * everything off about 3 s. The traced requests' code takes longer: V8 optimizes a function
+ * once it has run often enough (hundreds to thousands of calls), and at a sampling ratio of
+ * 0.001 (about 50 traced requests a second here) the tracer's functions were optimized
+ * between 5 and 40 s of load; until then every traced request runs unoptimized code
+ * (docs/performance.md, observability "Tenth pass"). `--warmup=5` measures a new server's
+ * first seconds instead.
  */
-const WARMUP = numberOption('warmup', argv, 5);
+const WARMUP = numberOption('warmup', argv, 40);
 /** tracing.sampling_ratio of the "on" server. */
 const SAMPLING = numberOption('sampling', argv, 1);
 const FLAG = 'bench-flag-000';
