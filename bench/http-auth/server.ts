@@ -119,10 +119,8 @@ async function main(): Promise<void> {
       logger: quiet,
       bodyLimitBytes: 4 << 20,
       ids,
-      extraRoutes: [
-        ...auth.httpRoutes,
-        ...auth.scopeEvaluationRoutes(createEvaluationRoutes({ evaluation, logger: quiet })),
-      ],
+      fastRoutes: auth.scopeEvaluationRoutes(createEvaluationRoutes({ evaluation, logger: quiet })),
+      routes: auth.httpRoutes,
       guards: auth.httpGuards,
     }),
   );

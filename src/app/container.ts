@@ -128,13 +128,12 @@ export async function startVexil({
       logger,
       ids,
       bodyLimitBytes: config.server.max_body_bytes,
-      extraRoutes: [
-        ...metricsRoutes(metrics),
-        ...auth.httpRoutes,
-        ...auth.scopeEvaluationRoutes(
-          createEvaluationRoutes({ evaluation: evaluation.proxy, logger }),
-        ),
-      ],
+      fastRoutes: auth.scopeEvaluationRoutes(
+        createEvaluationRoutes({ evaluation: evaluation.proxy, logger }),
+      ),
+      routes: [...metricsRoutes(metrics), ...auth.httpRoutes],
+      // Routers and static files added to the Express app (the dashboard, /meta) go here.
+      mounts: [],
       guards: auth.httpGuards,
       recorder: metrics.enabled ? metrics : undefined,
       accessLog: config.log.level === 'debug' || config.log.level === 'info',

@@ -133,11 +133,8 @@ export async function startInstance(
       logger,
       bodyLimitBytes: 1 << 20,
       ids,
-      extraRoutes: [
-        metricsRoute,
-        ...auth.httpRoutes,
-        ...auth.scopeEvaluationRoutes(createEvaluationRoutes({ evaluation, logger })),
-      ],
+      fastRoutes: auth.scopeEvaluationRoutes(createEvaluationRoutes({ evaluation, logger })),
+      routes: [metricsRoute, ...auth.httpRoutes],
       guards: auth.httpGuards,
     }),
   );

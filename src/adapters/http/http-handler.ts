@@ -12,7 +12,8 @@ import {
   tracingActive,
 } from '../telemetry/tracing';
 import { healthRoute } from './health-route';
-import { jsonText, methodNotAllowed, notFoundRoute, sendJsonText, writeError } from './http-error';
+import { createExpressApp, runGuards, type ExpressMount } from './express-app';
+import { jsonText, sendJsonText, writeError } from './http-error';
 import { createManagementRoutes } from './management-app';
 import { parseJsonBody } from './parse-json';
 import { bodyTooLarge, discard, readBody } from './read-body';
@@ -39,11 +40,15 @@ export interface HttpDeps {
   readonly bodyLimitBytes: number;
   readonly ids: IdGenerator;
   /**
-   * Routes checked before the management routes: the evaluation fast path
-   * (POST /evaluate/v1/*), legacy evaluation, /metrics, /meta... First match wins; they
-   * are checked after /health.
+   * Routes served on plain node:http in front of Express: the evaluation routes (v2, legacy
+   * and the client snapshot). A request that matches one of them by path and method never
+   * reaches Express.
    */
-  readonly extraRoutes?: readonly HttpRoute[];
+  readonly fastRoutes?: readonly HttpRoute[];
+  /** Routes served by the Express app after /health and before the management API (/metrics, /auth/v1). */
+  readonly routes?: readonly HttpRoute[];
+  /** Routers and static middleware added to the Express app (see ExpressMount). */
+  readonly mounts?: readonly ExpressMount[];
   /** Run, in order, for every non-public route after routing and before the body is read. */
   readonly guards?: readonly RequestGuard[];
   /**
@@ -84,22 +89,30 @@ const nothingToFinish = (): void => undefined;
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
- * The whole HTTP surface as one node:http request listener over one route table (health,
- * the extra routes, then the management routes). Every request gets a request id (echoed
- * as X-Request-Id) and one access-log line; an unknown path answers 404, a known path with
- * another method 501.
+ * The whole HTTP surface as one node:http request listener. Every request gets a request id
+ * (echoed as X-Request-Id), one access-log line, its metrics and, when traced, a server span.
+ * The evaluation routes (`fastRoutes`) are then served right here, on plain node:http objects;
+ * every other request goes to the Express app (express-app.ts), which answers an unknown
+ * path 404 and a known path with another method 501.
  *
- * Nothing here changes the prototype of a request or response or adds framework fields to
- * them: node:http's own code then sees one shape of object on every request, which keeps
- * the evaluation path fast whatever management traffic the process also serves.
+ * Nothing on the fast path changes the prototype of a request or response or adds framework
+ * fields to them: Express does that only to the requests it serves.
  */
 export function createHttpHandler(deps: HttpDeps): HttpHandler {
-  const routes = [
-    healthRoute(deps.health),
-    ...(deps.extraRoutes ?? []),
-    ...createManagementRoutes({ management: deps.management }),
-  ];
-  const table = new RouteTable(routes);
+  const fastRoutes = deps.fastRoutes ?? [];
+  const app = createExpressApp({
+    logger: deps.logger,
+    bodyLimitBytes: deps.bodyLimitBytes,
+    guards: deps.guards ?? [],
+    routes: [
+      healthRoute(deps.health),
+      ...(deps.routes ?? []),
+      ...createManagementRoutes({ management: deps.management }),
+    ],
+    frontRoutes: fastRoutes,
+    mounts: deps.mounts ?? [],
+  });
+  const table = new RouteTable(fastRoutes);
   const tracing = tracingActive();
   const logAccess =
     requestFinisher({
@@ -107,7 +120,7 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
       recorder: deps.recorder,
       tracing,
     }) ?? nothingToFinish;
-  const exact = exactJsonRoutes(routes);
+  const exact = exactJsonRoutes(fastRoutes);
   const serve: JsonServer = { deps, guards: deps.guards ?? [], answers: new AnswerQueue() };
 
   /** A parameterless JSON route hit by its exact path and method (the common case). */
@@ -128,18 +141,15 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
     logAccess(res);
     const { path, query } = splitTarget(req.url);
     const match = table.match(req.method ?? 'GET', path);
-    if (match.kind === 'route') {
-      ctx.route = match.route.pattern;
-      if (isJsonRoute(match.route)) {
-        serveJsonRoute(serve, match.route, req, res, ctx, match.params);
-      } else {
-        void runRoute(match.route, { req, res, ctx, params: match.params, query }, deps);
-      }
-    } else if (match.kind === 'wrong-method') {
-      ctx.route = match.pattern;
-      writeError(res, methodNotAllowed());
+    if (match.kind !== 'route') {
+      app(req, res);
+      return;
+    }
+    ctx.route = match.route.pattern;
+    if (isJsonRoute(match.route)) {
+      serveJsonRoute(serve, match.route, req, res, ctx, match.params);
     } else {
-      writeError(res, notFoundRoute());
+      void runRoute(match.route, { req, res, ctx, params: match.params, query }, deps);
     }
   };
 
@@ -210,14 +220,6 @@ async function runRoute(
   } catch (err) {
     writeError(base.res, err, deps.logger);
   }
-}
-
-export async function runGuards(
-  guards: readonly RequestGuard[] | undefined,
-  req: IncomingMessage,
-  ctx: RequestContext,
-): Promise<void> {
-  for (const guard of guards ?? []) await guard(req, ctx);
 }
 
 interface JsonServer {

@@ -1,4 +1,12 @@
-export { createHttpHandler, runGuards, type HttpDeps, type HttpHandler } from './http-handler';
+export { createHttpHandler, type HttpDeps, type HttpHandler } from './http-handler';
+export {
+  createExpressApp,
+  createRouter,
+  runGuards,
+  type ExpressAppDeps,
+  type ExpressMount,
+  type MountTools,
+} from './express-app';
 export {
   HttpError,
   invalidArgument,
