@@ -29,6 +29,7 @@ const KIND_TO_GRPC: Record<ErrorKind, GrpcCodeNumber> = {
   unauthenticated: GrpcCode.UNAUTHENTICATED,
   permission_denied: GrpcCode.PERMISSION_DENIED,
   unavailable: GrpcCode.UNAVAILABLE,
+  resource_exhausted: GrpcCode.RESOURCE_EXHAUSTED,
   internal: GrpcCode.INTERNAL,
 };
 
@@ -68,7 +69,7 @@ export interface PublicError {
 
 /** Turns anything thrown into what a client may see. Internals never leak. */
 export function toPublicError(err: unknown): PublicError {
-  if (isDomainError(err)) {
+  if (isDomainError(err) && err.kind !== 'internal') {
     const code = grpcCodeForKind(err.kind);
     return {
       code,

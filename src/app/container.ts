@@ -226,6 +226,7 @@ export async function startVexil({
             stopwatch,
             maxBatchSize: config.evaluation.max_batch_size,
             observer: metrics,
+            logger,
           }),
           'evaluation',
           // The HTTP routes try the synchronous answer from a cached snapshot first.

@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'unauthenticated'
   | 'permission_denied'
   | 'unavailable'
+  | 'resource_exhausted'
   | 'internal';
 
 export abstract class DomainError extends Error {
@@ -67,7 +68,16 @@ export class UnavailableError extends DomainError {
   }
 }
 
-/** An error whose message may be shown (e.g. a rollout rank out of order). */
+/** A configured limit would be exceeded (e.g. a snapshot larger than allowed); says which. */
+export class ResourceExhaustedError extends DomainError {
+  readonly kind = 'resource_exhausted' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ResourceExhaustedError';
+  }
+}
+
+/** Something that should not happen; its message goes to the log, never to a client. */
 export class InternalError extends DomainError {
   readonly kind = 'internal' as const;
   constructor(message: string) {

@@ -12,7 +12,12 @@ export {
   type FlagEvaluationRequest,
 } from './evaluate-boolean';
 export { evaluateVariant, evaluateVariantFlag } from './evaluate-variant';
-export { evaluateBatch, type NamespaceResolver } from './evaluate-batch';
+export {
+  evaluateBatch,
+  type BatchItemErrorListener,
+  type NamespaceResolver,
+} from './evaluate-batch';
+export { UnevaluableFlagError } from './evaluation-errors';
 export {
   buildClientSnapshot,
   float32ToJsonNumber,

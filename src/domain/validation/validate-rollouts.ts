@@ -6,7 +6,7 @@ import type {
   RawUpdateRolloutRequest,
 } from '../services/api';
 import { requireField } from './field-checks';
-import { requireOneSegmentSource } from './validate-rules';
+import { requireOneSegmentSource, requirePositiveRank } from './validate-rules';
 
 /**
  * The rule of a rollout. A request with neither kind passes validation: the store answers
@@ -18,15 +18,17 @@ function validateRolloutRule(rule: RawRolloutRule): void {
     requireOneSegmentSource(rule.segment);
   } else if (rule.threshold !== undefined) {
     const { percentage } = rule.threshold;
-    if (percentage < 0 || percentage > 100) {
+    if (!(percentage >= 0 && percentage <= 100)) {
       throw new ValidationError('threshold.percentage', 'must be within range [0, 100]');
     }
   }
 }
 
+/** Flipt leaves the rank unchecked; a rank below 1 would fail every evaluation reaching it. */
 export function validateCreateRollout(req: RawCreateRolloutRequest): void {
   requireField(req.flagKey, 'flagKey');
   validateRolloutRule(req);
+  requirePositiveRank(req.rank);
 }
 
 export function validateUpdateRollout(req: RawUpdateRolloutRequest): void {

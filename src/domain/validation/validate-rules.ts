@@ -34,10 +34,15 @@ export function validateGetRule(req: GetRuleRequest): void {
   requireField(req.flagKey, 'flagKey');
 }
 
+/** Rules and rollouts are evaluated in rank order from 1: anything lower cannot be evaluated. */
+export function requirePositiveRank(rank: number): void {
+  if (!(rank > 0)) throw new ValidationError('rank', 'must be greater than 0');
+}
+
 export function validateCreateRule(req: RawCreateRuleRequest): void {
   requireField(req.flagKey, 'flagKey');
   requireOneSegmentSource(req);
-  if (req.rank <= 0) throw new ValidationError('rank', 'must be greater than 0');
+  requirePositiveRank(req.rank);
 }
 
 export function validateUpdateRule(req: RawUpdateRuleRequest): void {
@@ -58,7 +63,8 @@ export function validateOrderRules(req: OrderRulesRequest): void {
 }
 
 function requireRolloutPercentage(rollout: number): void {
-  if (rollout < 0) throw new ValidationError('rollout', "must be greater than or equal to '0'");
+  // Written so that NaN (a quoted "NaN" decodes to it) fails too.
+  if (!(rollout >= 0)) throw new ValidationError('rollout', "must be greater than or equal to '0'");
   if (rollout > 100) throw new ValidationError('rollout', "must be less than or equal to '100'");
 }
 

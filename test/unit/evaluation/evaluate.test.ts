@@ -6,7 +6,7 @@ import {
   evaluateVariant,
   type CompiledNamespace,
 } from '../../../src/domain/evaluation';
-import { InternalError, InvalidArgumentError, NotFoundError } from '../../../src/domain/errors';
+import { InvalidArgumentError, NotFoundError } from '../../../src/domain/errors';
 import type { EvaluationRequest } from '../../../src/domain/model';
 import { buildNamespace, entityInBucket, type FlagSpec, type SegmentSpec } from './fixtures';
 
@@ -477,7 +477,7 @@ describe('boolean flags', () => {
     ]);
   });
 
-  it('a rollout rank out of order is an internal error, raised only when reached', () => {
+  it('a rollout rank out of order is an invalid argument (as for rules), raised only when reached', () => {
     const n = ns({
       key: 'b',
       type: 'boolean',
@@ -488,9 +488,17 @@ describe('boolean flags', () => {
     });
     expect(boolean(n, 'b', 'e', { plan: 'pro' }).enabled).toBe(true);
     expect(() => boolean(n, 'b', 'e', {})).toThrow(
-      new InternalError('rollout rank: 2 detected out of order'),
+      new InvalidArgumentError('rollout rank: 2 detected out of order'),
     );
-    expect(() => boolean(n, 'b', 'e', {})).toThrow(InternalError);
+    expect(() => boolean(n, 'b', 'e', {})).toThrow(InvalidArgumentError);
+    const negative = ns({
+      key: 'b',
+      type: 'boolean',
+      rollouts: [{ threshold: 50, value: true, rank: -1 }],
+    });
+    expect(() => boolean(negative, 'b')).toThrow(
+      new InvalidArgumentError('rollout rank: -1 detected out of order'),
+    );
   });
 
   it('an unknown constraint type fails the evaluation when reached', () => {
@@ -609,19 +617,59 @@ describe('batch', () => {
     expect(asked).toEqual(['default', 'team']);
   });
 
-  it('any other error fails the whole batch', () => {
-    expect(() => evaluateBatch(resolve, [req('b'), req('bad')])).toThrow('unknown constraint type');
+  it('a flag whose stored configuration cannot be evaluated answers an error item; the rest are evaluated', () => {
+    const failures: Array<[number, string]> = [];
+    const items = evaluateBatch(resolve, [req('b'), req('bad', 'team'), req('v')], (i, err) =>
+      failures.push([i, (err as Error).message]),
+    );
+    expect(items[0]?.type).toBe('BOOLEAN_EVALUATION_RESPONSE_TYPE');
+    expect(items[1]).toEqual({
+      type: 'ERROR_EVALUATION_RESPONSE_TYPE',
+      error: { flagKey: 'bad', namespaceKey: 'team', reason: 'UNKNOWN_ERROR_EVALUATION_REASON' },
+    });
+    expect(items[2]?.type).toBe('VARIANT_EVALUATION_RESPONSE_TYPE');
+    expect(failures).toEqual([[1, 'unknown constraint type']]);
   });
 
-  it('a corrupt flag type fails the batch with its number', () => {
+  it('rank order problems are per item too', () => {
+    const n = compileNamespace(
+      buildNamespace({
+        segments,
+        flags: [
+          { key: 'r', type: 'boolean', rollouts: [{ threshold: 50, value: true, rank: -1 }] },
+          { key: 'ok', type: 'boolean', enabled: true },
+        ],
+      }),
+    );
+    expect(evaluateBatch(() => n, [req('r'), req('ok')])).toEqual([
+      {
+        type: 'ERROR_EVALUATION_RESPONSE_TYPE',
+        error: { flagKey: 'r', namespaceKey: '', reason: 'UNKNOWN_ERROR_EVALUATION_REASON' },
+      },
+      expect.objectContaining({ type: 'BOOLEAN_EVALUATION_RESPONSE_TYPE' }),
+    ]);
+  });
+
+  it('a corrupt flag type answers an error item naming its number to the observer', () => {
     const corrupt = buildNamespace({ flags: [{ key: 'x' }] });
     const n = compileNamespace({
       ...corrupt,
       flags: corrupt.flags.map((f) => ({ ...f, type: 7 as unknown as 'VARIANT_FLAG_TYPE' })),
     });
-    expect(() => evaluateBatch(() => n, [req('x')])).toThrow(
-      new InvalidArgumentError('unknown flag type: 7'),
-    );
+    const seen: unknown[] = [];
+    expect(
+      evaluateBatch(
+        () => n,
+        [req('x')],
+        (_i, err) => seen.push(err),
+      ),
+    ).toEqual([
+      {
+        type: 'ERROR_EVALUATION_RESPONSE_TYPE',
+        error: { flagKey: 'x', namespaceKey: '', reason: 'UNKNOWN_ERROR_EVALUATION_REASON' },
+      },
+    ]);
+    expect(seen).toEqual([new InvalidArgumentError('unknown flag type: 7')]);
   });
 });
 

@@ -346,6 +346,21 @@ describe('field rules and messages', () => {
       'ok',
     ],
     [
+      'distribution create: NaN is not within the range',
+      () => v.validateCreateDistribution({ ...dist, rollout: NaN }),
+      "invalid field rollout: must be greater than or equal to '0'",
+    ],
+    [
+      'distribution update: NaN is not within the range',
+      () => v.validateUpdateDistribution({ ...dist, id: 'd', rollout: NaN }),
+      "invalid field rollout: must be greater than or equal to '0'",
+    ],
+    [
+      'distribution create: infinity',
+      () => v.validateCreateDistribution({ ...dist, rollout: Infinity }),
+      "invalid field rollout: must be less than or equal to '100'",
+    ],
+    [
       'distribution update: id',
       () => v.validateUpdateDistribution({ ...dist, id: '' }),
       'invalid field id: must not be empty',
@@ -368,10 +383,35 @@ describe('field rules and messages', () => {
     ],
     ['rollout create: no rule passes', () => v.validateCreateRollout(rollout), 'ok'],
     [
-      'rollout create: rank not checked',
+      'rollout create: rank 0, as for rules',
       () =>
         v.validateCreateRollout({ ...rollout, rank: 0, threshold: { percentage: 0, value: true } }),
-      'ok',
+      'invalid field rank: must be greater than 0',
+    ],
+    [
+      'rollout create: negative rank',
+      () =>
+        v.validateCreateRollout({
+          ...rollout,
+          rank: -1,
+          segment: { ...segs, value: true },
+        }),
+      'invalid field rank: must be greater than 0',
+    ],
+    [
+      'rollout create: percentage NaN',
+      () => v.validateCreateRollout({ ...rollout, threshold: { percentage: NaN, value: true } }),
+      'invalid field threshold.percentage: must be within range [0, 100]',
+    ],
+    [
+      'rollout update: percentage NaN',
+      () =>
+        v.validateUpdateRollout({
+          ...rollout,
+          id: 'i',
+          threshold: { percentage: NaN, value: true },
+        }),
+      'invalid field threshold.percentage: must be within range [0, 100]',
     ],
     [
       'rollout create: percentage < 0',

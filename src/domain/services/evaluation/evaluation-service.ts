@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError } from '../../errors';
+import { isDomainError, NotFoundError, ValidationError } from '../../errors';
 import type {
   BatchEvaluationRequest,
   BooleanResult,
@@ -14,11 +14,12 @@ import type {
   VariantEvaluationResponse,
   VariantResult,
 } from '../../model';
-import type { Clock, IdGenerator, Stopwatch } from '../../../ports';
+import type { Clock, IdGenerator, Logger, Stopwatch } from '../../../ports';
 import {
   evaluateBatch,
   evaluateBoolean,
   evaluateVariant,
+  UnevaluableFlagError,
   type CompiledNamespace,
 } from '../../evaluation';
 import type { NamespaceSnapshot, NamespaceSnapshots } from './namespace-snapshots';
@@ -45,6 +46,8 @@ export interface EvaluationServiceDeps {
   readonly stopwatch: Stopwatch;
   readonly maxBatchSize: number;
   readonly observer?: EvaluationObserver;
+  /** Told, once per flag and snapshot version, of stored data that cannot be evaluated. */
+  readonly logger?: Logger;
 }
 
 export interface ClientSnapshotSource {
@@ -58,6 +61,8 @@ export interface ClientSnapshotSource {
  * every transport answers alike.
  */
 export class EvaluationService {
+  private readonly reported = new Set<string>();
+
   constructor(private readonly deps: EvaluationServiceDeps) {}
 
   async boolean(req: EvaluationRequest): Promise<BooleanEvaluationResponse> {
@@ -90,6 +95,7 @@ export class EvaluationService {
       result = evaluateBoolean(compiled, req);
     } catch (error) {
       this.failed(req.namespaceKey, req.flagKey, started, error);
+      this.unevaluable(nsOf(req.namespaceKey), req.flagKey, compiled.version, error);
       throw error;
     }
     const response: BooleanEvaluationResponse = {
@@ -116,8 +122,12 @@ export class EvaluationService {
   async variant(req: EvaluationRequest): Promise<VariantEvaluationResponse> {
     const started = this.deps.stopwatch.nowMs();
     const compiled = await this.compiledFor(req.namespaceKey, req.flagKey);
-    const result = this.observe(req.namespaceKey, req.flagKey, started, () =>
-      evaluateVariant(compiled, req),
+    const result = this.observe(
+      req.namespaceKey,
+      req.flagKey,
+      started,
+      () => evaluateVariant(compiled, req),
+      compiled.version,
     );
     const response = { ...result, ...this.envelope(req.requestId, started) };
     this.deps.observer?.evaluated?.({
@@ -133,7 +143,16 @@ export class EvaluationService {
     const started = this.deps.stopwatch.nowMs();
     this.checkBatchSize(req.requests.length);
     const compiled = await this.compiledForAll(req.requests.map((r) => r.namespaceKey));
-    const items = evaluateBatch((ns) => compiled.get(nsOf(ns)), req.requests);
+    const items = evaluateBatch(
+      (ns) => compiled.get(nsOf(ns)),
+      req.requests,
+      (i, error) => {
+        const inner = req.requests[i] as EvaluationRequest;
+        const ns = nsOf(inner.namespaceKey);
+        this.unevaluable(ns, inner.flagKey, compiled.get(ns)?.version, error);
+        this.failed(inner.namespaceKey, inner.flagKey, started, error);
+      },
+    );
     const requestId = req.requestId === '' ? this.deps.ids.uuid() : req.requestId;
     const timestamp = this.deps.clock.now();
     const requestDurationMillis = this.elapsedMs(started);
@@ -170,8 +189,12 @@ export class EvaluationService {
     checkLegacyRequest(req);
     const started = this.deps.stopwatch.nowMs();
     const compiled = await this.compiledFor(req.namespaceKey, req.flagKey);
-    const result = this.observe(req.namespaceKey, req.flagKey, started, () =>
-      evaluateVariant(compiled, req),
+    const result = this.observe(
+      req.namespaceKey,
+      req.flagKey,
+      started,
+      () => evaluateVariant(compiled, req),
+      compiled.version,
     );
     const { requestId, requestDurationMillis, timestamp } = this.envelope(req.requestId, started);
     this.deps.observer?.evaluated?.({
@@ -213,7 +236,10 @@ export class EvaluationService {
           error: err,
         });
         if (err instanceof NotFoundError && req.excludeNotFound) continue;
-        throw err;
+        // One flag whose stored configuration cannot be evaluated does not fail the others.
+        if (!unevaluable(err)) throw err;
+        this.unevaluable(namespaceKey, r.flagKey, snapshot?.version, err);
+        result = unevaluableLegacyResult(r.flagKey);
       }
       this.deps.observer?.evaluated?.({
         namespaceKey,
@@ -261,12 +287,53 @@ export class EvaluationService {
     };
   }
 
-  private observe<T>(namespaceKey: string, flagKey: string, started: number, fn: () => T): T {
+  private observe<T>(
+    namespaceKey: string,
+    flagKey: string,
+    started: number,
+    fn: () => T,
+    version?: number,
+  ): T {
     try {
       return fn();
     } catch (error) {
       this.failed(namespaceKey, flagKey, started, error);
+      this.unevaluable(nsOf(namespaceKey), flagKey, version, error);
       throw error;
+    }
+  }
+
+  /**
+   * Stored data that cannot be evaluated (a rank below the previous one, an unknown
+   * constraint or flag type) is logged once per flag and snapshot version, so the log says
+   * which flag to fix without a line per request.
+   */
+  private unevaluable(
+    namespaceKey: string,
+    flagKey: string,
+    version: number | undefined,
+    error: unknown,
+  ): void {
+    const logger = this.deps.logger;
+    if (logger === undefined || !unevaluable(error)) return;
+    const mark = `${namespaceKey}\u0000${flagKey}\u0000${version ?? ''}`;
+    if (this.reported.has(mark)) return;
+    if (this.reported.size >= 1000) this.reported.clear();
+    this.reported.add(mark);
+    const message = error instanceof Error ? error.message : String(error);
+    if (isDomainError(error)) {
+      logger.warn('flag configuration cannot be evaluated', {
+        namespaceKey,
+        flagKey,
+        error: message,
+      });
+    } else {
+      logger.error('unexpected error while evaluating a flag', {
+        namespaceKey,
+        flagKey,
+        error: message,
+        stack: error instanceof Error ? error.stack : undefined,
+      });
     }
   }
 
@@ -310,6 +377,21 @@ function checkLegacyRequest(req: LegacyEvaluationRequest): void {
   if (req.flagKey === '') throw new ValidationError('flagKey', 'must not be empty');
   if (req.entityId === '') throw new ValidationError('entityId', 'must not be empty');
 }
+
+/** Stored data the evaluator cannot follow, or a fault of the evaluator itself. */
+const unevaluable = (err: unknown): boolean =>
+  err instanceof UnevaluableFlagError || !isDomainError(err);
+
+/** Legacy answer for a flag whose stored configuration cannot be evaluated. */
+const unevaluableLegacyResult = (flagKey: string): VariantResult => ({
+  match: false,
+  reason: 'UNKNOWN_EVALUATION_REASON',
+  legacyReason: 'ERROR_EVALUATION_REASON',
+  flagKey,
+  segmentKeys: [],
+  variantKey: '',
+  variantAttachment: '',
+});
 
 function legacyResponse(
   req: LegacyEvaluationRequest,
