@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import Database from 'better-sqlite3';
 import { startVexil, type VexilProcess } from '../support/vexil-process';
 import { clientFor, unary } from '../unit/grpc/grpc-test-support';
 
@@ -13,6 +12,14 @@ import { clientFor, unary } from '../unit/grpc/grpc-test-support';
  */
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The slice of better-sqlite3 used here (the package ships no types). */
+interface SqliteFile {
+  prepare(sql: string): { run(...params: unknown[]): unknown };
+  close(): void;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const Database = require('better-sqlite3') as new (path: string) => SqliteFile;
 
 let dir: string;
 let vexil: VexilProcess;
