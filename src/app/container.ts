@@ -76,10 +76,7 @@ export async function startVexil({
         droppedSpans: count,
       }),
   });
-  const metrics = createMetrics({
-    enabled: config.metrics.enabled,
-    gcDuration: config.metrics.gc_duration,
-  });
+  const metrics = createMetrics({ enabled: config.metrics.enabled });
   const clock = new SystemClock();
   const ids = new RandomIdGenerator();
   const health = new HealthState('NOT_SERVING', 'starting: connecting to the database');
@@ -303,8 +300,8 @@ function metricsRoutes(metrics: Metrics): HttpRoute[] {
       method: 'GET',
       pattern: '/metrics',
       public: true,
-      handle: ({ res }) => {
-        const body = metrics.render();
+      handle: async ({ res }) => {
+        const body = await metrics.render();
         res.writeHead(200, {
           'Content-Type': metrics.contentType,
           'Content-Length': Buffer.byteLength(body),

@@ -48,7 +48,16 @@ describe('GET /metrics on the running server', () => {
         /^flipt_evaluations_results_total\{[^}]*flag="metered",value="true",reason="DEFAULT_EVALUATION_REASON",type="boolean"[^}]*\} (\d+)/m,
       ),
     ).toBe(3);
-    expect(text).toMatch(/^flipt_evaluations_latency_milliseconds_bucket\{[^}]*le="\+Inf"\} 3$/m);
+    expect(text).toMatch(
+      /^flipt_evaluations_latency_milliseconds_bucket\{[^}]*le="\+Inf"[^}]*flag="metered"[^}]*\} 3$/m,
+    );
+    // A flag that does not exist is counted under one fixed label, never its raw key.
+    expect(sample(/^flipt_evaluations_errors_total\{[^}]*flag="\(unknown\)"[^}]*\} (\d+)/m)).toBe(
+      1,
+    );
+    expect(text).not.toContain('absent');
+    await fetch(`${vexil.baseUrl}/no/such/path/raw-path-text`);
+    expect(await (await fetch(`${vexil.baseUrl}/metrics`)).text()).not.toContain('raw-path-text');
     expect(
       sample(
         /^vexil_http_requests_total\{[^}]*route="\/evaluate\/v1\/boolean"[^}]*status="200"[^}]*\} (\d+)/m,

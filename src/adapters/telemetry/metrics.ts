@@ -1,12 +1,12 @@
 import {
-  PROMETHEUS_CONTENT_TYPE,
-  PrometheusRegistry,
-  type Counter,
-  type CounterSeries,
-  type Histogram,
-  type HistogramSeries,
-} from './prometheus-registry';
-import { registerProcessMetrics } from './process-metrics';
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type LabelValues,
+} from 'prom-client';
+import { NotFoundError } from '../../domain/errors';
 
 /**
  * What the evaluation service reports per flag evaluated. Structurally the event of the
@@ -46,8 +46,8 @@ export interface GaugeSample {
 /**
  * Recording surface for every transport and the composition root. Implements the
  * domain's EvaluationObserver (`evaluated`) and SnapshotObserver (`rebuilt`,
- * `servedStale`) structurally. When metrics are disabled every method is a no-op and
- * `render` returns ''.
+ * `servedStale`) structurally, on prom-client. When metrics are disabled every method is a
+ * no-op and `render` returns ''.
  */
 export interface Metrics {
   readonly enabled: boolean;
@@ -78,35 +78,35 @@ export interface Metrics {
   observeSnapshotAges(ages: () => Iterable<{ namespaceKey: string; ageMs: number }>): void;
   /** Connection-pool gauges for one database (Flipt's db_sql_connection_* names, label driver). */
   registerDbPool(dialect: string, stats: () => DbPoolStats): void;
-  render(): string;
-  /** Stops the process samplers (event-loop delay, GC observer when on). */
+  /** The exposition text for GET /metrics ('' when disabled). */
+  render(): Promise<string>;
+  /** Drops every series; the process metrics' samplers stop with the process. */
   close(): void;
 }
 
 export interface MetricsOptions {
   readonly enabled: boolean;
-  /** Distinct label sets per metric before folding into an `other` series. */
+  /** Distinct label sets per metric before folding into an `other` series (default 10,000). */
   readonly maxSeries?: number;
-  /** Register process_* and nodejs_* metrics (default true). */
+  /** Register prom-client's default process_* and nodejs_* metrics (default true). */
   readonly processMetrics?: boolean;
-  /** Among those, observe every garbage collection for nodejs_gc_duration_seconds (default false). */
-  readonly gcDuration?: boolean;
 }
+
+export const PROMETHEUS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
 /** OpenTelemetry default histogram buckets, which Flipt's latency histogram uses (ms). */
 export const FLIPT_LATENCY_BUCKETS_MS = [
   0, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 5000, 7500, 10000,
-] as const;
+];
 
 /** Prometheus client default buckets (seconds), as go-grpc-prometheus uses them. */
-export const DEFAULT_SECONDS_BUCKETS = [
-  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
-] as const;
+export const DEFAULT_SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const SNAPSHOT_REBUILD_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** Flipt exports through OpenTelemetry, which adds this label; dashboards may filter on it. */
-const FLIPT_SCOPE = { constLabels: { otel_scope_name: 'github.com/flipt-io/flipt' } };
+const SCOPE_LABEL = 'otel_scope_name';
+const FLIPT_SCOPE = 'github.com/flipt-io/flipt';
 
 /** grpc-go's `codes.Code.String()`, which go-grpc-prometheus puts in grpc_code. */
 const GRPC_CODE_NAMES = [
@@ -132,6 +132,13 @@ const GRPC_CODE_NAMES = [
 const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 export const UNMATCHED_ROUTE_LABEL = 'unmatched';
+/** Label value that label sets beyond the series cap fold into. */
+export const OVERFLOW_LABEL_VALUE = 'other';
+/**
+ * The flag label of an evaluation whose flag does not exist: a caller can send any key, and
+ * its raw text must not become a series. Flag keys never contain parentheses.
+ */
+export const UNKNOWN_FLAG_LABEL = '(unknown)';
 
 const NOOP = (): void => undefined;
 
@@ -149,7 +156,7 @@ const disabledMetrics: Metrics = {
   registerGauge: NOOP,
   observeSnapshotAges: NOOP,
   registerDbPool: NOOP,
-  render: () => '',
+  render: () => Promise.resolve(''),
   close: NOOP,
 };
 
@@ -157,22 +164,60 @@ export function createMetrics(options: MetricsOptions): Metrics {
   return options.enabled ? new PrometheusMetrics(options) : disabledMetrics;
 }
 
-/** The series one flag's evaluations touch on every call, resolved once per (namespace, flag). */
+type Labels = LabelValues<string>;
+
+/**
+ * Bounds the label sets of one metric: the first `max` distinct ones are kept, later ones
+ * fold into one set whose values are all `other`, so an unbounded input cannot exhaust memory.
+ */
+class SeriesCap {
+  private readonly seen = new Set<string>();
+  constructor(private readonly max: number) {}
+
+  labels(names: readonly string[], values: readonly string[]): Labels {
+    const key = values.join('\u0000');
+    if (!this.seen.has(key)) {
+      if (this.seen.size >= this.max) {
+        return Object.fromEntries(names.map((n) => [n, OVERFLOW_LABEL_VALUE]));
+      }
+      this.seen.add(key);
+    }
+    return Object.fromEntries(names.map((n, i) => [n, values[i] ?? '']));
+  }
+}
+
+/** A counter or histogram with its cap, taking label values in label-name order. */
+class Capped<M extends Counter | Histogram> {
+  private readonly cap: SeriesCap;
+  constructor(
+    readonly metric: M,
+    private readonly names: readonly string[],
+    max: number,
+    private readonly scoped = false,
+  ) {
+    this.cap = new SeriesCap(max);
+  }
+
+  labels(...values: string[]): Labels {
+    const labels = this.cap.labels(this.names, values);
+    if (this.scoped) labels[SCOPE_LABEL] = FLIPT_SCOPE;
+    return labels;
+  }
+}
+
+/** The label sets one flag's evaluations use on every call, made once per (namespace, flag). */
 interface FlagSeries {
   readonly namespace: string;
   readonly flag: string;
-  readonly requests: CounterSeries;
-  readonly latency: HistogramSeries;
-  errors: CounterSeries | undefined;
-  /** Boolean results keyed by reason, one map per value. */
-  readonly booleanTrue: Map<string, CounterSeries>;
-  readonly booleanFalse: Map<string, CounterSeries>;
+  readonly labels: Labels;
+  /** Boolean results' label sets keyed by reason, one map per value. */
+  readonly booleanTrue: Map<string, Labels>;
+  readonly booleanFalse: Map<string, Labels>;
 }
 
-/** The two series one HTTP request updates. */
+/** The label set one HTTP request's series use. */
 interface HttpSeries {
-  readonly requests: CounterSeries;
-  readonly duration: HistogramSeries;
+  readonly labels: Labels;
   /** False for requests that matched no route (not counted as server errors). */
   readonly matched: boolean;
 }
@@ -181,240 +226,249 @@ class PrometheusMetrics implements Metrics {
   readonly enabled = true;
   readonly contentType = PROMETHEUS_CONTENT_TYPE;
 
-  private readonly registry: PrometheusRegistry;
+  private readonly registry = new Registry();
   private readonly maxSeries: number;
-  private readonly stopProcess: () => void;
 
-  private readonly evalRequests: Counter;
-  private readonly evalBooleanResults: Counter;
-  private readonly evalVariantResults: Counter;
+  private readonly evalRequests: Capped<Counter>;
+  private readonly evalResults: Counter;
+  private readonly evalResultsCap: SeriesCap;
   private readonly evalErrors: Counter;
   private readonly evalLatency: Histogram;
-  private readonly serverErrors: CounterSeries;
-  private readonly cacheHit: Counter;
-  private readonly cacheMiss: Counter;
-  private readonly cacheError: Counter;
+  private readonly serverErrors: Counter;
+  private readonly cacheOutcomes: Record<CacheOutcome, Capped<Counter>>;
   private readonly httpRequests: Counter;
   private readonly httpDuration: Histogram;
-  private readonly grpcHandled: Counter;
-  private readonly grpcHandling: Histogram;
-  private readonly snapshotRebuild: Histogram;
-  private readonly snapshotStale: Counter;
-  private readonly dbErrors: Counter;
+  private readonly httpCap: SeriesCap;
+  private readonly grpcHandled: Capped<Counter>;
+  private readonly grpcHandling: Capped<Histogram>;
+  private readonly snapshotRebuild: Capped<Histogram>;
+  private readonly snapshotStale: Capped<Counter>;
+  private readonly dbErrors: Capped<Counter>;
 
   private readonly flags = new Map<string, Map<string, FlagSeries>>();
   private flagCount = 0;
   private overflowFlag: FlagSeries | undefined;
-  private readonly statusText = new Map<number, string>();
-  /** HTTP series by route label, request method and status code. */
+  /** HTTP label sets by route label, request method and status code. */
   private readonly httpSeries = new Map<string, Map<string, Map<number, HttpSeries>>>();
-  private lastHttp: HttpSeries | undefined;
-  private lastHttpRoute: string | undefined;
-  private lastHttpMethod = '';
-  private lastHttpStatus = 0;
-  /** The series of the flag evaluated last, reused while the same flag repeats. */
-  private lastFlag: FlagSeries | undefined;
-  private lastFlagNs = '';
-  private lastFlagKey = '';
   private readonly pools = new Map<string, () => DbPoolStats>();
+  private readonly gaugeNames = new Set<string>();
 
   constructor(options: MetricsOptions) {
-    this.maxSeries = options.maxSeries ?? 10_000;
-    const r = (this.registry = new PrometheusRegistry({ maxSeries: this.maxSeries }));
+    const max = (this.maxSeries = options.maxSeries ?? 10_000);
+    const registers = [this.registry];
+    const flipt = (names: string[]) => [...names, SCOPE_LABEL];
 
-    this.evalRequests = r.counter(
-      'flipt_evaluations_requests_total',
-      'The total number of requested evaluations',
+    this.evalRequests = new Capped(
+      new Counter({
+        name: 'flipt_evaluations_requests_total',
+        help: 'The total number of requested evaluations',
+        labelNames: flipt(['namespace', 'flag']),
+        registers,
+      }),
       ['namespace', 'flag'],
-      FLIPT_SCOPE,
+      max,
+      true,
     );
-    this.evalBooleanResults = r.counter(
-      'flipt_evaluations_results_total',
-      'The total number of evaluation results',
-      ['namespace', 'flag', 'value', 'reason', 'type'],
-      FLIPT_SCOPE,
-    );
-    this.evalVariantResults = r.counter(
-      'flipt_evaluations_results_total',
-      'The total number of evaluation results',
-      ['namespace', 'flag', 'match', 'segment', 'reason', 'value', 'type'],
-      FLIPT_SCOPE,
-    );
-    this.evalErrors = r.counter(
-      'flipt_evaluations_errors_total',
-      'The total number of requested evaluations that resulted in an error',
-      ['namespace', 'flag'],
-      FLIPT_SCOPE,
-    );
-    this.evalLatency = r.histogram(
-      'flipt_evaluations_latency_milliseconds',
-      'The latency of individual evaluations in milliseconds',
-      ['namespace', 'flag'],
-      FLIPT_LATENCY_BUCKETS_MS,
-      FLIPT_SCOPE,
-    );
-    this.serverErrors = r
-      .counter('flipt_server_errors_total', 'The total number of server errors', [], FLIPT_SCOPE)
-      .labels();
-    this.cacheHit = r.counter(
-      'flipt_cache_hit_total',
-      'The number of cache hits',
-      ['cache'],
-      FLIPT_SCOPE,
-    );
-    this.cacheMiss = r.counter(
-      'flipt_cache_miss_total',
-      'The number of cache misses',
-      ['cache'],
-      FLIPT_SCOPE,
-    );
-    this.cacheError = r.counter(
-      'flipt_cache_error_total',
-      'The number of times an error occurred reading or writing to the cache',
-      ['cache'],
-      FLIPT_SCOPE,
-    );
+    this.evalResults = new Counter({
+      name: 'flipt_evaluations_results_total',
+      help: 'The total number of evaluation results',
+      labelNames: flipt(['namespace', 'flag', 'value', 'reason', 'type', 'match', 'segment']),
+      registers,
+    });
+    this.evalResultsCap = new SeriesCap(max);
+    this.evalErrors = new Counter({
+      name: 'flipt_evaluations_errors_total',
+      help: 'The total number of requested evaluations that resulted in an error',
+      labelNames: flipt(['namespace', 'flag']),
+      registers,
+    });
+    this.evalLatency = new Histogram({
+      name: 'flipt_evaluations_latency_milliseconds',
+      help: 'The latency of individual evaluations in milliseconds',
+      labelNames: flipt(['namespace', 'flag']),
+      buckets: FLIPT_LATENCY_BUCKETS_MS,
+      registers,
+    });
+    this.serverErrors = new Counter({
+      name: 'flipt_server_errors_total',
+      help: 'The total number of server errors',
+      labelNames: [SCOPE_LABEL],
+      registers,
+    });
+    this.serverErrors.inc({ [SCOPE_LABEL]: FLIPT_SCOPE }, 0);
+    const cacheCounter = (name: string, help: string) =>
+      new Capped(
+        new Counter({ name, help, labelNames: flipt(['cache']), registers }),
+        ['cache'],
+        max,
+        true,
+      );
+    this.cacheOutcomes = {
+      hit: cacheCounter('flipt_cache_hit_total', 'The number of cache hits'),
+      miss: cacheCounter('flipt_cache_miss_total', 'The number of cache misses'),
+      error: cacheCounter(
+        'flipt_cache_error_total',
+        'The number of times an error occurred reading or writing to the cache',
+      ),
+    };
 
-    this.httpRequests = r.counter(
-      'vexil_http_requests_total',
-      'HTTP requests completed, by method, route pattern and status code.',
-      ['method', 'route', 'status'],
+    this.httpRequests = new Counter({
+      name: 'vexil_http_requests_total',
+      help: 'HTTP requests completed, by method, route pattern and status code.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: 'vexil_http_request_duration_seconds',
+      help: 'HTTP request duration in seconds, by method, route pattern and status code.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: DEFAULT_SECONDS_BUCKETS,
+      registers,
+    });
+    this.httpCap = new SeriesCap(max);
+    const grpcLabels = ['grpc_type', 'grpc_service', 'grpc_method'];
+    this.grpcHandled = new Capped(
+      new Counter({
+        name: 'grpc_server_handled_total',
+        help: 'Total number of RPCs completed on the server, regardless of success or failure.',
+        labelNames: [...grpcLabels, 'grpc_code'],
+        registers,
+      }),
+      [...grpcLabels, 'grpc_code'],
+      max,
     );
-    this.httpDuration = r.histogram(
-      'vexil_http_request_duration_seconds',
-      'HTTP request duration in seconds, by method, route pattern and status code.',
-      ['method', 'route', 'status'],
-      DEFAULT_SECONDS_BUCKETS,
+    this.grpcHandling = new Capped(
+      new Histogram({
+        name: 'grpc_server_handling_seconds',
+        help: 'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.',
+        labelNames: grpcLabels,
+        buckets: DEFAULT_SECONDS_BUCKETS,
+        registers,
+      }),
+      grpcLabels,
+      max,
     );
-    this.grpcHandled = r.counter(
-      'grpc_server_handled_total',
-      'Total number of RPCs completed on the server, regardless of success or failure.',
-      ['grpc_type', 'grpc_service', 'grpc_method', 'grpc_code'],
-    );
-    this.grpcHandling = r.histogram(
-      'grpc_server_handling_seconds',
-      'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.',
-      ['grpc_type', 'grpc_service', 'grpc_method'],
-      DEFAULT_SECONDS_BUCKETS,
-    );
-    this.snapshotRebuild = r.histogram(
-      'vexil_snapshot_rebuild_seconds',
-      'Time to compile a namespace snapshot for evaluation, in seconds.',
+    this.snapshotRebuild = new Capped(
+      new Histogram({
+        name: 'vexil_snapshot_rebuild_seconds',
+        help: 'Time to compile a namespace snapshot for evaluation, in seconds.',
+        labelNames: ['namespace'],
+        buckets: SNAPSHOT_REBUILD_BUCKETS,
+        registers,
+      }),
       ['namespace'],
-      SNAPSHOT_REBUILD_BUCKETS,
+      max,
     );
-    this.snapshotStale = r.counter(
-      'vexil_snapshot_stale_served_total',
-      'Reads answered from the last known good snapshot because the database was unreachable.',
+    this.snapshotStale = new Capped(
+      new Counter({
+        name: 'vexil_snapshot_stale_served_total',
+        help: 'Reads answered from the last known good snapshot because the database was unreachable.',
+        labelNames: ['namespace'],
+        registers,
+      }),
       ['namespace'],
+      max,
     );
-    this.dbErrors = r.counter(
-      'vexil_db_errors_total',
-      'Database operations that failed, by dialect.',
+    this.dbErrors = new Capped(
+      new Counter({
+        name: 'vexil_db_errors_total',
+        help: 'Database operations that failed, by dialect.',
+        labelNames: ['dialect'],
+        registers,
+      }),
       ['dialect'],
+      max,
     );
-    r.collected(
+    this.registerGauge(
       'db_sql_connection_max_open',
       'Maximum number of open connections to the database',
-      'gauge',
       ['driver'],
       () => this.poolSamples((s) => s.maxOpen),
     );
-    r.collected(
+    this.registerGauge(
       'db_sql_connection_open',
       'The number of established connections both in use and idle',
-      'gauge',
       ['driver', 'status'],
       () => this.poolStatusSamples(),
     );
-    r.collected(
+    this.registerGauge(
       'vexil_db_pool_waiting',
       'Callers waiting for a database connection.',
-      'gauge',
       ['driver'],
       () => this.poolSamples((s) => s.waiting),
     );
 
-    this.stopProcess =
-      options.processMetrics === false
-        ? NOOP
-        : registerProcessMetrics(r, { gcDuration: options.gcDuration === true });
+    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
 
   evaluated(event: EvaluatedEvent): void {
-    const f = this.flagSeries(event.namespaceKey, event.flagKey);
-    f.requests.value++;
-    this.evalLatency.observeSeries(f.latency, event.durationMs);
+    const unknownFlag = event.error instanceof NotFoundError;
+    const f = this.flagSeries(event.namespaceKey, unknownFlag ? UNKNOWN_FLAG_LABEL : event.flagKey);
+    this.evalRequests.metric.inc(f.labels);
+    this.evalLatency.observe(f.labels, event.durationMs);
     if (event.error !== undefined) {
-      (f.errors ??= this.evalErrors.labels(f.namespace, f.flag)).value++;
+      this.evalErrors.inc(f.labels);
       return;
     }
     const b = event.boolean;
     if (b !== undefined) {
       const byReason = b.enabled ? f.booleanTrue : f.booleanFalse;
-      let series = byReason.get(b.reason);
-      if (series === undefined) {
-        series = this.evalBooleanResults.labels(
-          f.namespace,
-          f.flag,
-          b.enabled ? 'true' : 'false',
-          b.reason,
-          'boolean',
-        );
-        if (byReason.size < 32) byReason.set(b.reason, series);
+      let labels = byReason.get(b.reason);
+      if (labels === undefined) {
+        labels = this.resultLabels(f, {
+          value: b.enabled ? 'true' : 'false',
+          reason: b.reason,
+          type: 'boolean',
+        });
+        if (byReason.size < 32) byReason.set(b.reason, labels);
       }
-      series.value++;
+      this.evalResults.inc(labels);
       return;
     }
     const v = event.variant;
     if (v !== undefined) {
-      this.evalVariantResults.labels(
-        f.namespace,
-        f.flag,
-        v.match ? 'true' : 'false',
-        v.segmentKeys[0] ?? '',
-        v.legacyReason,
-        v.variantKey,
-        'variant',
-      ).value++;
+      this.evalResults.inc(
+        this.resultLabels(f, {
+          match: v.match ? 'true' : 'false',
+          segment: v.segmentKeys[0] ?? '',
+          reason: v.legacyReason,
+          value: v.variantKey,
+          type: 'variant',
+        }),
+      );
     }
+  }
+
+  /** Boolean and variant results share the metric with different label names, as in Flipt. */
+  private resultLabels(f: FlagSeries, rest: Record<string, string>): Labels {
+    const values = [f.namespace, f.flag, ...Object.values(rest)];
+    const names = ['namespace', 'flag', ...Object.keys(rest)];
+    const labels = this.evalResultsCap.labels(names, values);
+    labels[SCOPE_LABEL] = FLIPT_SCOPE;
+    return labels;
   }
 
   rebuilt(namespaceKey: string, durationMs: number): void {
-    this.snapshotRebuild.observe(durationMs / 1000, namespaceKey);
+    const h = this.snapshotRebuild;
+    h.metric.observe(h.labels(namespaceKey), durationMs / 1000);
   }
 
   servedStale(namespaceKey: string): void {
-    this.snapshotStale.labels(namespaceKey).value++;
+    const c = this.snapshotStale;
+    c.metric.inc(c.labels(namespaceKey));
   }
 
   recordHttp(method: string, route: string | undefined, status: number, seconds: number): void {
-    // Under load most requests repeat the previous one's route, method and status (the
-    // same string objects, so the comparisons are cheap): its series are reused as they are.
-    let series = this.lastHttp;
-    if (
-      series === undefined ||
-      route !== this.lastHttpRoute ||
-      method !== this.lastHttpMethod ||
-      status !== this.lastHttpStatus
-    ) {
-      series = this.httpSeriesOf(method, route, status);
-      this.lastHttp = series;
-      this.lastHttpRoute = route;
-      this.lastHttpMethod = method;
-      this.lastHttpStatus = status;
-    }
-    series.requests.value++;
-    this.httpDuration.observeSeries(series.duration, seconds);
+    const series = this.httpSeriesOf(method, route, status);
+    this.httpRequests.inc(series.labels);
+    this.httpDuration.observe(series.labels, seconds);
     // Flipt counts every failed API call (its HTTP gateway runs through the gRPC
     // interceptors); requests that matched no route never reached an API there.
-    if (status >= 400 && series.matched) this.serverErrors.value++;
+    if (status >= 400 && series.matched) this.recordServerError();
   }
 
   private httpSeriesOf(method: string, route: string | undefined, status: number): HttpSeries {
     const routeLabel = route === undefined || route === '' ? UNMATCHED_ROUTE_LABEL : route;
-    // Found by three map lookups on the raw values (route, method, status) instead of the
-    // label trees with their argument arrays.
     let byMethod = this.httpSeries.get(routeLabel);
     if (byMethod === undefined) {
       byMethod = new Map();
@@ -427,46 +481,38 @@ class PrometheusMetrics implements Metrics {
     }
     let series = byStatus.get(status);
     if (series === undefined) {
-      series = this.httpSeriesFor(method, routeLabel, status);
+      const m = HTTP_METHODS.has(method) ? method : OVERFLOW_LABEL_VALUE;
+      const statusLabel =
+        Number.isInteger(status) && status >= 100 && status < 600
+          ? String(status)
+          : OVERFLOW_LABEL_VALUE;
+      series = {
+        labels: this.httpCap.labels(['method', 'route', 'status'], [m, routeLabel, statusLabel]),
+        matched: routeLabel !== UNMATCHED_ROUTE_LABEL,
+      };
       if (byStatus.size < 600) byStatus.set(status, series);
     }
     return series;
   }
 
-  private httpSeriesFor(method: string, routeLabel: string, status: number): HttpSeries {
-    const m = HTTP_METHODS.has(method) ? method : 'other';
-    let statusLabel = this.statusText.get(status);
-    if (statusLabel === undefined) {
-      statusLabel =
-        Number.isInteger(status) && status >= 100 && status < 600 ? String(status) : 'other';
-      if (this.statusText.size < 600) this.statusText.set(status, statusLabel);
-    }
-    return {
-      requests: this.httpRequests.labels(m, routeLabel, statusLabel),
-      duration: this.httpDuration.labels(m, routeLabel, statusLabel),
-      matched: routeLabel !== UNMATCHED_ROUTE_LABEL,
-    };
-  }
-
   recordGrpc(service: string, method: string, code: number | string, seconds: number): void {
     const codeName = typeof code === 'number' ? (GRPC_CODE_NAMES[code] ?? 'Unknown') : code;
-    this.grpcHandled.labels('unary', service, method, codeName).value++;
-    this.grpcHandling.observe(seconds, 'unary', service, method);
-    if (codeName !== 'OK') this.serverErrors.value++;
+    this.grpcHandled.metric.inc(this.grpcHandled.labels('unary', service, method, codeName));
+    this.grpcHandling.metric.observe(this.grpcHandling.labels('unary', service, method), seconds);
+    if (codeName !== 'OK') this.recordServerError();
   }
 
   recordCache(backend: string, outcome: CacheOutcome): void {
-    const counter =
-      outcome === 'hit' ? this.cacheHit : outcome === 'miss' ? this.cacheMiss : this.cacheError;
-    counter.labels(backend).value++;
+    const c = this.cacheOutcomes[outcome];
+    c.metric.inc(c.labels(backend));
   }
 
   recordDbError(dialect: string): void {
-    this.dbErrors.labels(dialect).value++;
+    this.dbErrors.metric.inc(this.dbErrors.labels(dialect));
   }
 
   recordServerError(): void {
-    this.serverErrors.value++;
+    this.serverErrors.inc({ [SCOPE_LABEL]: FLIPT_SCOPE });
   }
 
   registerGauge(
@@ -475,14 +521,30 @@ class PrometheusMetrics implements Metrics {
     labelNames: readonly string[],
     collect: () => Iterable<GaugeSample>,
   ): void {
-    this.registry.collected(name, help, 'gauge', labelNames, collect);
+    if (this.gaugeNames.has(name)) throw new Error(`metric ${name} is already registered`);
+    this.gaugeNames.add(name);
+    const names = [...labelNames];
+    new Gauge({
+      name,
+      help,
+      labelNames: names,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const sample of collect()) {
+          this.set(
+            Object.fromEntries(names.map((n, i) => [n, sample.labels[i] ?? ''])),
+            sample.value,
+          );
+        }
+      },
+    });
   }
 
   observeSnapshotAges(ages: () => Iterable<{ namespaceKey: string; ageMs: number }>): void {
-    this.registry.collected(
+    this.registerGauge(
       'vexil_snapshot_age_seconds',
       'Age of the cached evaluation snapshot of each namespace, in seconds.',
-      'gauge',
       ['namespace'],
       function* () {
         for (const a of ages()) yield { labels: [a.namespaceKey], value: a.ageMs / 1000 };
@@ -494,31 +556,22 @@ class PrometheusMetrics implements Metrics {
     this.pools.set(dialect, stats);
   }
 
-  render(): string {
-    return this.registry.render();
+  render(): Promise<string> {
+    return this.registry.metrics();
   }
 
   close(): void {
-    this.stopProcess();
+    this.registry.clear();
   }
 
   private flagSeries(namespaceKey: string, flagKey: string): FlagSeries {
-    const last = this.lastFlag;
-    if (last !== undefined && flagKey === this.lastFlagKey && namespaceKey === this.lastFlagNs) {
-      return last;
-    }
-    const f = this.lookUpFlagSeries(namespaceKey, flagKey);
-    this.lastFlag = f;
-    this.lastFlagNs = namespaceKey;
-    this.lastFlagKey = flagKey;
-    return f;
-  }
-
-  private lookUpFlagSeries(namespaceKey: string, flagKey: string): FlagSeries {
     const found = this.flags.get(namespaceKey)?.get(flagKey);
     if (found !== undefined) return found;
     if (this.flagCount >= this.maxSeries) {
-      return (this.overflowFlag ??= this.makeFlagSeries('other', 'other'));
+      return (this.overflowFlag ??= this.makeFlagSeries(
+        OVERFLOW_LABEL_VALUE,
+        OVERFLOW_LABEL_VALUE,
+      ));
     }
     const f = this.makeFlagSeries(namespaceKey, flagKey);
     let byFlag = this.flags.get(namespaceKey);
@@ -535,9 +588,7 @@ class PrometheusMetrics implements Metrics {
     return {
       namespace,
       flag,
-      requests: this.evalRequests.labels(namespace, flag),
-      latency: this.evalLatency.labels(namespace, flag),
-      errors: undefined,
+      labels: this.evalRequests.labels(namespace, flag),
       booleanTrue: new Map(),
       booleanFalse: new Map(),
     };

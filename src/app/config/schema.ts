@@ -243,11 +243,6 @@ const schemaDefinition = {
   },
   metrics: {
     enabled: { doc: 'Serve Prometheus metrics at /metrics.', format: 'bool', default: true },
-    gc_duration: {
-      doc: 'Also record garbage-collection pauses (nodejs_gc_duration_seconds); costs 2 to 3 % of throughput under load.',
-      format: 'bool',
-      default: false,
-    },
   },
   tracing: {
     enabled: { doc: 'Export traces over OTLP/HTTP.', format: 'bool', default: false },

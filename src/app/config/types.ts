@@ -42,7 +42,7 @@ export interface VexilConfig {
     };
   };
   log: { level: 'debug' | 'info' | 'warn' | 'error'; encoding: 'auto' | 'json' | 'console' };
-  metrics: { enabled: boolean; gc_duration: boolean };
+  metrics: { enabled: boolean };
   tracing: {
     enabled: boolean;
     sampling_ratio: number;

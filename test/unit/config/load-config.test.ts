@@ -45,12 +45,7 @@ describe('configuration loading', () => {
       grace_period: 1_800_000,
     });
     expect(c.log.level).toBe('info');
-    expect(c.metrics).toEqual({ enabled: true, gc_duration: false });
-  });
-
-  it('turns GC pause metrics on from the environment', () => {
-    const c = loadConfig({ env: { VEXIL_METRICS_GC_DURATION: 'true' } });
-    expect(c.metrics).toEqual({ enabled: true, gc_duration: true });
+    expect(c.metrics).toEqual({ enabled: true });
   });
 
   it('layers defaults < file < environment < flags', () => {

@@ -19,6 +19,8 @@ export function parseExposition(text: string): ParsedExposition {
   const samples: ParsedSample[] = [];
   if (!text.endsWith('\n')) throw new Error('exposition must end with a newline');
   for (const line of text.slice(0, -1).split('\n')) {
+    // Blank lines between metric families are allowed (prom-client writes them).
+    if (line === '') continue;
     if (line.startsWith('# HELP ')) {
       const rest = line.slice(7);
       const space = rest.indexOf(' ');
@@ -43,7 +45,8 @@ export function parseExposition(text: string): ParsedExposition {
 function parseValue(raw: string): number {
   if (raw === '+Inf') return Infinity;
   if (raw === '-Inf') return -Infinity;
-  if (raw === 'NaN') return NaN;
+  // Prometheus parses NaN case-insensitively; prom-client writes "Nan".
+  if (raw.toLowerCase() === 'nan') return NaN;
   const n = Number(raw);
   if (raw === '' || Number.isNaN(n)) throw new Error(`bad value ${raw}`);
   return n;
