@@ -2,11 +2,20 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'ui/dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'data/**',
+      'test-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
     rules: {
       '@typescript-eslint/no-unused-vars': [
         'error',

@@ -1,7 +1,8 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
+  // ui/test: the dashboard's own logic (ui/src/lib), plain TypeScript without a DOM.
+  roots: ['<rootDir>/test', '<rootDir>/ui/test'],
   testMatch: ['**/*.test.ts'],
   // Timing-sensitive suites (propagation percentiles, outages) run afterwards, alone:
   // see the "test" script.

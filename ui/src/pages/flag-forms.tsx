@@ -1,0 +1,412 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import {
+  flags as flagsApi,
+  namespaces as namespacesApi,
+  variants as variantsApi,
+} from '../api/endpoints';
+import type { Flag, FlagType, Variant } from '../api/types';
+import { Dialog } from '../components/dialog';
+import { JsonEditor } from '../components/json-editor';
+import { useToast } from '../components/toast';
+import { Field } from '../components/ui';
+import { useSubmit } from '../forms';
+import { keyError, keyFromName } from '../lib/keys';
+import { useSession } from '../session';
+
+const FLAG_FIELDS = {
+  key: 'key',
+  name: 'name',
+  '/is not unique/': 'key',
+  '/contains invalid characters/': 'key',
+};
+
+export function CreateFlagDialog({
+  open,
+  onOpenChange,
+  namespace,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  namespace: string;
+}) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [name, setName] = useState('');
+  const [key, setKey] = useState('');
+  const [keyEdited, setKeyEdited] = useState(false);
+  const [description, setDescription] = useState('');
+  const [type, setType] = useState<FlagType>('BOOLEAN_FLAG_TYPE');
+  const form = useSubmit(FLAG_FIELDS);
+
+  const close = (next: boolean) => {
+    if (!next) {
+      setName('');
+      setKey('');
+      setKeyEdited(false);
+      setDescription('');
+      setType('BOOLEAN_FLAG_TYPE');
+      form.reset();
+    }
+    onOpenChange(next);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    let created: Flag | undefined;
+    const ok = await form.run(
+      async () => {
+        created = await flagsApi.create(namespace, {
+          key,
+          name,
+          description,
+          type,
+          enabled: false,
+        });
+      },
+      { key: keyError(key), name: name.trim() === '' ? 'Enter a name.' : undefined },
+    );
+    if (ok && created) {
+      await client.invalidateQueries({ queryKey: ['flags', namespace] });
+      toast(`Flag ${created.key} created`);
+      close(false);
+      void navigate(
+        `/namespaces/${encodeURIComponent(namespace)}/flags/${encodeURIComponent(created.key)}`,
+      );
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="New flag"
+      description={`In namespace ${namespace}.`}
+    >
+      <form className="form" onSubmit={submit} noValidate>
+        <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
+          <legend className="label">Type</legend>
+          <div className="choice-group">
+            <label className="choice">
+              <input
+                type="radio"
+                name="type"
+                checked={type === 'BOOLEAN_FLAG_TYPE'}
+                onChange={() => setType('BOOLEAN_FLAG_TYPE')}
+              />
+              <span>
+                Boolean
+                <small>On or off, with percentage and segment rollouts.</small>
+              </span>
+            </label>
+            <label className="choice">
+              <input
+                type="radio"
+                name="type"
+                checked={type === 'VARIANT_FLAG_TYPE'}
+                onChange={() => setType('VARIANT_FLAG_TYPE')}
+              />
+              <span>
+                Variant
+                <small>Picks one of several variants, by rules and distributions.</small>
+              </span>
+            </label>
+          </div>
+        </fieldset>
+        <Field label="Name" error={form.errors.name}>
+          {(a) => (
+            <input
+              {...a}
+              className="input"
+              value={name}
+              autoFocus
+              onChange={(e) => {
+                setName(e.target.value);
+                if (!keyEdited) setKey(keyFromName(e.target.value));
+              }}
+            />
+          )}
+        </Field>
+        <Field
+          label="Key"
+          error={form.errors.key}
+          hint="What applications ask for. Letters, digits, - _ , only; cannot change later."
+        >
+          {(a) => (
+            <input
+              {...a}
+              className="input mono"
+              value={key}
+              onChange={(e) => {
+                setKey(e.target.value);
+                setKeyEdited(true);
+              }}
+            />
+          )}
+        </Field>
+        <Field label="Description" error={form.errors.description}>
+          {(a) => (
+            <textarea
+              {...a}
+              className="input"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          )}
+        </Field>
+        {form.formError ? (
+          <p className="form-error" role="alert">
+            {form.formError}
+          </p>
+        ) : null}
+        <div className="dialog-foot">
+          <button type="button" className="btn" onClick={() => close(false)}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={form.busy}>
+            {form.busy ? 'Creating…' : 'Create flag'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+const VARIANT_FIELDS = {
+  key: 'key',
+  attachment: 'attachment',
+  '/is not unique/': 'key',
+  '/attachment|JSON/i': 'attachment',
+};
+
+export function VariantDialog({
+  open,
+  onOpenChange,
+  namespace,
+  flag,
+  variant,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  namespace: string;
+  flag: Flag;
+  variant?: Variant;
+}) {
+  const client = useQueryClient();
+  const toast = useToast();
+  const [key, setKey] = useState(variant?.key ?? '');
+  const [name, setName] = useState(variant?.name ?? '');
+  const [description, setDescription] = useState(variant?.description ?? '');
+  const [attachment, setAttachment] = useState(prettyJson(variant?.attachment ?? ''));
+  const form = useSubmit(VARIANT_FIELDS);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const input = { key: key.trim(), name, description, attachment: attachment.trim() };
+    const ok = await form.run(
+      () =>
+        variant
+          ? variantsApi.update(namespace, flag.key, variant.id, input)
+          : variantsApi.create(namespace, flag.key, input),
+      {
+        key: input.key === '' ? 'Enter a key.' : undefined,
+        attachment: jsonError(input.attachment),
+      },
+    );
+    if (ok) {
+      await client.invalidateQueries({ queryKey: ['flag', namespace, flag.key] });
+      void client.invalidateQueries({ queryKey: ['flags', namespace] });
+      toast(variant ? `Variant ${input.key} saved` : `Variant ${input.key} added`);
+      onOpenChange(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={variant ? `Edit variant ${variant.key}` : 'New variant'}
+      wide
+    >
+      <form className="form" onSubmit={submit} noValidate>
+        <div className="row">
+          <Field label="Key" error={form.errors.key}>
+            {(a) => (
+              <input
+                {...a}
+                className="input mono"
+                value={key}
+                autoFocus
+                onChange={(e) => setKey(e.target.value)}
+              />
+            )}
+          </Field>
+          <Field label="Name" error={form.errors.name}>
+            {(a) => (
+              <input
+                {...a}
+                className="input"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+              />
+            )}
+          </Field>
+        </div>
+        <Field label="Description">
+          {(a) => (
+            <input
+              {...a}
+              className="input"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field
+          label="Attachment (JSON)"
+          error={form.errors.attachment}
+          hint='Optional data returned with this variant, for example {"color": "blue"}. Press Escape, then Tab, to leave the editor.'
+        >
+          {(a) => (
+            <JsonEditor
+              id={a.id}
+              label="Attachment (JSON)"
+              value={attachment}
+              onChange={setAttachment}
+              invalid={a['aria-invalid']}
+              describedBy={a['aria-describedby']}
+            />
+          )}
+        </Field>
+        {form.formError ? (
+          <p className="form-error" role="alert">
+            {form.formError}
+          </p>
+        ) : null}
+        <div className="dialog-foot">
+          <button type="button" className="btn" onClick={() => onOpenChange(false)}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={form.busy}>
+            {form.busy ? 'Saving…' : variant ? 'Save variant' : 'Add variant'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function prettyJson(text: string): string {
+  if (text === '') return '';
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+export function jsonError(text: string): string | undefined {
+  if (text === '') return undefined;
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (err) {
+    return `Not valid JSON: ${(err as Error).message}`;
+  }
+}
+
+const COPY_FIELDS = {
+  targetNamespaceKey: 'target',
+  '/namespace .* not found/': 'target',
+  '/is not unique|already exists/': 'target',
+};
+
+export function CopyFlagDialog({
+  open,
+  onOpenChange,
+  namespace,
+  flag,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  namespace: string;
+  flag: Flag;
+}) {
+  const { info } = useSession();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const list = useQuery({
+    queryKey: ['namespaces'],
+    queryFn: namespacesApi.list,
+    enabled: open && info.namespaceKey === undefined,
+  });
+  const targets = (list.data?.namespaces ?? []).filter((n) => n.key !== namespace);
+  const [target, setTarget] = useState('');
+  const form = useSubmit(COPY_FIELDS);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const ok = await form.run(() => flagsApi.copy(namespace, flag.key, target), {
+      target: target === '' ? 'Choose a namespace.' : undefined,
+    });
+    if (ok) {
+      await client.invalidateQueries({ queryKey: ['flags', target] });
+      void client.invalidateQueries({ queryKey: ['segments', target] });
+      toast(`${flag.key} copied to ${target}`);
+      onOpenChange(false);
+      void navigate(
+        `/namespaces/${encodeURIComponent(target)}/flags/${encodeURIComponent(flag.key)}`,
+      );
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Copy ${flag.key} to another namespace`}
+      description="Copies the flag with its variants, rules and rollouts. Segments it uses are copied too when the other namespace lacks them. Nothing is written unless everything can be."
+    >
+      <form className="form" onSubmit={submit} noValidate>
+        <Field label="Target namespace" error={form.errors.target}>
+          {(a) => (
+            <select
+              {...a}
+              className="input"
+              value={target}
+              onChange={(e) => setTarget(e.target.value)}
+            >
+              <option value="">Choose…</option>
+              {targets.map((n) => (
+                <option key={n.key} value={n.key}>
+                  {n.name} ({n.key})
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {list.isSuccess && targets.length === 0 ? (
+          <p className="muted">
+            There is no other namespace yet. Create one under Namespaces first.
+          </p>
+        ) : null}
+        {form.formError ? (
+          <p className="form-error" role="alert">
+            {form.formError}
+          </p>
+        ) : null}
+        <div className="dialog-foot">
+          <button type="button" className="btn" onClick={() => onOpenChange(false)}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={form.busy}>
+            {form.busy ? 'Copying…' : 'Copy flag'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

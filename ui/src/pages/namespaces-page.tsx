@@ -1,0 +1,209 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { namespaces as namespacesApi } from '../api/endpoints';
+import type { Namespace } from '../api/types';
+import { ConfirmDialog, Dialog } from '../components/dialog';
+import { Icon } from '../components/icons';
+import { useToast } from '../components/toast';
+import { EmptyState, ErrorPanel, Field, LoadingRows, PageHead } from '../components/ui';
+import { useSubmit } from '../forms';
+import { keyError, keyFromName } from '../lib/keys';
+import { useReadOnly } from '../session';
+
+export function NamespacesPage() {
+  const readOnly = useReadOnly();
+  const client = useQueryClient();
+  const toast = useToast();
+  const query = useQuery({ queryKey: ['namespaces'], queryFn: namespacesApi.list });
+  const [editing, setEditing] = useState<Namespace | 'new'>();
+  const [removing, setRemoving] = useState<Namespace>();
+  const ro = readOnly !== undefined;
+  return (
+    <>
+      <PageHead
+        title="Namespaces"
+        subtitle="Separate sets of flags and segments, for teams, products or environments."
+        actions={
+          <button
+            type="button"
+            className="btn primary"
+            onClick={() => setEditing('new')}
+            disabled={ro}
+            title={readOnly}
+          >
+            <Icon name="plus" /> New namespace
+          </button>
+        }
+      />
+      {query.isError ? <ErrorPanel error={query.error} retry={() => void query.refetch()} /> : null}
+      <section className="card" aria-label="Namespaces">
+        {query.isPending ? (
+          <LoadingRows label="Loading namespaces" />
+        ) : (query.data?.namespaces.length ?? 0) === 0 ? (
+          <EmptyState icon="namespace" title="No namespaces" />
+        ) : (
+          <ul className="items">
+            {query.data?.namespaces.map((n) => (
+              <li key={n.key} className="item">
+                <div className="item-main">
+                  <span className="item-title">
+                    <Link to={`/namespaces/${encodeURIComponent(n.key)}/flags`}>{n.name}</Link>
+                    <span className="muted mono">{n.key}</span>
+                    {n.protected ? (
+                      <span className="badge" title="The default namespace cannot be deleted">
+                        protected
+                      </span>
+                    ) : null}
+                  </span>
+                  {n.description ? <span className="item-sub">{n.description}</span> : null}
+                </div>
+                <button
+                  type="button"
+                  className="btn small ghost"
+                  aria-label={`Edit namespace ${n.key}`}
+                  title={readOnly ?? 'Edit'}
+                  disabled={ro}
+                  onClick={() => setEditing(n)}
+                >
+                  <Icon name="edit" />
+                </button>
+                <button
+                  type="button"
+                  className="btn small ghost"
+                  aria-label={`Delete namespace ${n.key}`}
+                  title={
+                    readOnly ?? (n.protected ? 'The default namespace cannot be deleted' : 'Delete')
+                  }
+                  disabled={ro || n.protected}
+                  onClick={() => setRemoving(n)}
+                >
+                  <Icon name="trash" />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {editing ? (
+        <NamespaceDialog
+          key={editing === 'new' ? 'new' : editing.key}
+          namespace={editing === 'new' ? undefined : editing}
+          onClose={() => setEditing(undefined)}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={removing !== undefined}
+        onOpenChange={(o) => !o && setRemoving(undefined)}
+        title={`Delete namespace ${removing?.key ?? ''}?`}
+        confirmLabel="Delete namespace"
+        onConfirm={async () => {
+          if (!removing) return;
+          await namespacesApi.remove(removing.key);
+          await client.invalidateQueries({ queryKey: ['namespaces'] });
+          toast(`Namespace ${removing.key} deleted`);
+        }}
+      >
+        A namespace can be deleted only once its flags are deleted; its segments go with it.
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function NamespaceDialog({ namespace, onClose }: { namespace?: Namespace; onClose: () => void }) {
+  const client = useQueryClient();
+  const toast = useToast();
+  const [name, setName] = useState(namespace?.name ?? '');
+  const [key, setKey] = useState(namespace?.key ?? '');
+  const [keyEdited, setKeyEdited] = useState(namespace !== undefined);
+  const [description, setDescription] = useState(namespace?.description ?? '');
+  const form = useSubmit({
+    key: 'key',
+    name: 'name',
+    '/is not unique/': 'key',
+    '/invalid characters/': 'key',
+  });
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const ok = await form.run(
+      () =>
+        namespace
+          ? namespacesApi.update({ key, name, description })
+          : namespacesApi.create({ key, name, description }),
+      {
+        key: namespace ? undefined : keyError(key),
+        name: name.trim() === '' ? 'Enter a name.' : undefined,
+      },
+    );
+    if (ok) {
+      await client.invalidateQueries({ queryKey: ['namespaces'] });
+      toast(namespace ? `Namespace ${key} saved` : `Namespace ${key} created`);
+      onClose();
+    }
+  };
+  return (
+    <Dialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title={namespace ? `Edit namespace ${namespace.key}` : 'New namespace'}
+    >
+      <form className="form" onSubmit={submit} noValidate>
+        <Field label="Name" error={form.errors.name}>
+          {(a) => (
+            <input
+              {...a}
+              className="input"
+              autoFocus
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+                if (!keyEdited) setKey(keyFromName(e.target.value));
+              }}
+            />
+          )}
+        </Field>
+        <Field
+          label="Key"
+          error={form.errors.key}
+          hint={namespace ? 'A namespace key cannot change.' : 'Letters, digits, - _ , only.'}
+        >
+          {(a) => (
+            <input
+              {...a}
+              className="input mono"
+              value={key}
+              readOnly={namespace !== undefined}
+              onChange={(e) => {
+                setKey(e.target.value);
+                setKeyEdited(true);
+              }}
+            />
+          )}
+        </Field>
+        <Field label="Description">
+          {(a) => (
+            <textarea
+              {...a}
+              className="input"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          )}
+        </Field>
+        {form.formError ? (
+          <p className="form-error" role="alert">
+            {form.formError}
+          </p>
+        ) : null}
+        <div className="dialog-foot">
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={form.busy}>
+            {form.busy ? 'Saving…' : namespace ? 'Save' : 'Create namespace'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

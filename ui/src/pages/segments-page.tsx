@@ -1,0 +1,299 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { segments as segmentsApi } from '../api/endpoints';
+import type { MatchType } from '../api/types';
+import { Dialog } from '../components/dialog';
+import { Icon } from '../components/icons';
+import { useToast } from '../components/toast';
+import { EmptyState, ErrorPanel, Field, LoadingRows, PageHead } from '../components/ui';
+import { useSubmit } from '../forms';
+import { keyError, keyFromName } from '../lib/keys';
+import { relativeTime } from '../lib/datetime';
+import { searchWords } from '../lib/flag-list';
+import { useNamespace } from '../namespace';
+import { useReadOnly } from '../session';
+
+export function SegmentsPage() {
+  const namespace = useNamespace();
+  const readOnly = useReadOnly();
+  const [creating, setCreating] = useState(false);
+  const [search, setSearch] = useState('');
+  const query = useQuery({
+    queryKey: ['segments', namespace],
+    queryFn: () => segmentsApi.list(namespace),
+  });
+  const all = query.data?.segments ?? [];
+  const shown = useMemo(() => {
+    const words = searchWords(search);
+    return all.filter((s) => words.every((w) => `${s.key} ${s.name}`.toLowerCase().includes(w)));
+  }, [all, search]);
+  const nsLink = `/namespaces/${encodeURIComponent(namespace)}`;
+
+  return (
+    <>
+      <PageHead
+        title="Segments"
+        subtitle="Groups of entities, described by constraints on their context."
+        actions={
+          <button
+            type="button"
+            className="btn primary"
+            onClick={() => setCreating(true)}
+            disabled={readOnly !== undefined}
+            title={readOnly}
+          >
+            <Icon name="plus" /> New segment
+          </button>
+        }
+      />
+      {query.isError ? <ErrorPanel error={query.error} retry={() => void query.refetch()} /> : null}
+      <section className="card" aria-label="Segments">
+        {all.length > 0 ? (
+          <div className="toolbar" role="search">
+            <label className="search">
+              <span className="sr-only">Search segments</span>
+              <input
+                className="input"
+                type="search"
+                placeholder="Search by key or name…"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+              />
+            </label>
+          </div>
+        ) : null}
+        {query.isPending ? (
+          <LoadingRows label="Loading segments" />
+        ) : all.length === 0 ? (
+          <EmptyState
+            icon="segment"
+            title="No segments yet"
+            actions={
+              <button
+                type="button"
+                className="btn primary"
+                onClick={() => setCreating(true)}
+                disabled={readOnly !== undefined}
+                title={readOnly}
+              >
+                <Icon name="plus" /> Create a segment
+              </button>
+            }
+          >
+            Segments such as “beta testers” or “customers in France” let rules and rollouts target
+            people.
+          </EmptyState>
+        ) : shown.length === 0 ? (
+          <EmptyState icon="search" title="No segment matches">
+            Nothing has “{search}” in its key or name.
+          </EmptyState>
+        ) : (
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Segment</th>
+                  <th scope="col">Match</th>
+                  <th scope="col" className="hide-sm">
+                    Constraints
+                  </th>
+                  <th scope="col" className="hide-sm">
+                    Updated
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((s) => (
+                  <tr key={s.key}>
+                    <td className="primary-cell">
+                      <Link to={`${nsLink}/segments/${encodeURIComponent(s.key)}`}>
+                        {s.name || s.key}
+                      </Link>
+                      <div className="secondary mono">{s.key}</div>
+                    </td>
+                    <td>
+                      <span className="badge">
+                        {s.matchType === 'ANY_MATCH_TYPE' ? 'Any' : 'All'}
+                      </span>
+                    </td>
+                    <td className="hide-sm">{s.constraints.length}</td>
+                    <td className="hide-sm secondary" title={s.updatedAt}>
+                      {relativeTime(s.updatedAt)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <CreateSegmentDialog open={creating} onOpenChange={setCreating} namespace={namespace} />
+    </>
+  );
+}
+
+function CreateSegmentDialog({
+  open,
+  onOpenChange,
+  namespace,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  namespace: string;
+}) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [name, setName] = useState('');
+  const [key, setKey] = useState('');
+  const [keyEdited, setKeyEdited] = useState(false);
+  const [description, setDescription] = useState('');
+  const [matchType, setMatchType] = useState<MatchType>('ALL_MATCH_TYPE');
+  const form = useSubmit({
+    key: 'key',
+    name: 'name',
+    '/is not unique/': 'key',
+    '/invalid characters/': 'key',
+  });
+
+  const close = (next: boolean) => {
+    if (!next) {
+      setName('');
+      setKey('');
+      setKeyEdited(false);
+      setDescription('');
+      setMatchType('ALL_MATCH_TYPE');
+      form.reset();
+    }
+    onOpenChange(next);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const ok = await form.run(
+      () => segmentsApi.create(namespace, { key, name, description, matchType }),
+      {
+        key: keyError(key),
+        name: name.trim() === '' ? 'Enter a name.' : undefined,
+      },
+    );
+    if (ok) {
+      await client.invalidateQueries({ queryKey: ['segments', namespace] });
+      toast(`Segment ${key} created`);
+      close(false);
+      void navigate(
+        `/namespaces/${encodeURIComponent(namespace)}/segments/${encodeURIComponent(key)}`,
+      );
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="New segment"
+      description={`In namespace ${namespace}.`}
+    >
+      <form className="form" onSubmit={submit} noValidate>
+        <Field label="Name" error={form.errors.name}>
+          {(a) => (
+            <input
+              {...a}
+              className="input"
+              autoFocus
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+                if (!keyEdited) setKey(keyFromName(e.target.value));
+              }}
+            />
+          )}
+        </Field>
+        <Field
+          label="Key"
+          error={form.errors.key}
+          hint="Letters, digits, - _ , only; cannot change later."
+        >
+          {(a) => (
+            <input
+              {...a}
+              className="input mono"
+              value={key}
+              onChange={(e) => {
+                setKey(e.target.value);
+                setKeyEdited(true);
+              }}
+            />
+          )}
+        </Field>
+        <Field label="Description">
+          {(a) => (
+            <textarea
+              {...a}
+              className="input"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          )}
+        </Field>
+        <MatchTypeChoice value={matchType} onChange={setMatchType} />
+        {form.formError ? (
+          <p className="form-error" role="alert">
+            {form.formError}
+          </p>
+        ) : null}
+        <div className="dialog-foot">
+          <button type="button" className="btn" onClick={() => close(false)}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={form.busy}>
+            {form.busy ? 'Creating…' : 'Create segment'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function MatchTypeChoice({
+  value,
+  onChange,
+  disabled,
+}: {
+  value: MatchType;
+  onChange: (m: MatchType) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
+      <legend className="label">Match when</legend>
+      <div className="choice-group">
+        <label className="choice">
+          <input
+            type="radio"
+            name="matchType"
+            checked={value === 'ALL_MATCH_TYPE'}
+            disabled={disabled}
+            onChange={() => onChange('ALL_MATCH_TYPE')}
+          />
+          <span>
+            All constraints pass<small>Every condition must hold (AND).</small>
+          </span>
+        </label>
+        <label className="choice">
+          <input
+            type="radio"
+            name="matchType"
+            checked={value === 'ANY_MATCH_TYPE'}
+            disabled={disabled}
+            onChange={() => onChange('ANY_MATCH_TYPE')}
+          />
+          <span>
+            Any constraint passes<small>One condition is enough (OR).</small>
+          </span>
+        </label>
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,278 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { namespaces as namespacesApi, tokens as tokensApi } from '../api/endpoints';
+import type { Authentication } from '../api/types';
+import { CopyButton } from '../components/copy-button';
+import { ConfirmDialog, Dialog } from '../components/dialog';
+import { Icon } from '../components/icons';
+import { useToast } from '../components/toast';
+import { EmptyState, ErrorPanel, Field, LoadingRows, PageHead } from '../components/ui';
+import { useSubmit } from '../forms';
+import { fromLocalInput, relativeTime } from '../lib/datetime';
+import { useSession } from '../session';
+
+const NAME = 'io.flipt.auth.token.name';
+const DESCRIPTION = 'io.flipt.auth.token.description';
+const NAMESPACE = 'io.flipt.auth.token.namespace';
+
+export function TokensPage() {
+  const { info } = useSession();
+  const client = useQueryClient();
+  const toast = useToast();
+  const query = useQuery({ queryKey: ['tokens'], queryFn: () => tokensApi.list() });
+  const [creating, setCreating] = useState(false);
+  const [removing, setRemoving] = useState<Authentication>();
+  const tokens = (query.data?.authentications ?? []).filter((t) => t.method === 'METHOD_TOKEN');
+  // Tokens are their own kind of write: the read-only mode guards configuration only.
+  return (
+    <>
+      <PageHead
+        title="Client tokens"
+        subtitle={
+          info.authenticationRequired
+            ? 'Applications and people sign in with these tokens.'
+            : 'Authentication is not required on this instance, so tokens are not checked yet.'
+        }
+        actions={
+          <button type="button" className="btn primary" onClick={() => setCreating(true)}>
+            <Icon name="plus" /> New token
+          </button>
+        }
+      />
+      {query.isError ? <ErrorPanel error={query.error} retry={() => void query.refetch()} /> : null}
+      <section className="card" aria-label="Client tokens">
+        {query.isPending ? (
+          <LoadingRows label="Loading tokens" />
+        ) : tokens.length === 0 ? (
+          <EmptyState icon="key" title="No tokens">
+            Create one for each application that evaluates flags.
+          </EmptyState>
+        ) : (
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col" className="hide-sm">
+                    Namespace
+                  </th>
+                  <th scope="col" className="hide-sm">
+                    Created
+                  </th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {tokens.map((t) => {
+                  const expired = t.expiresAt !== undefined && Date.parse(t.expiresAt) < Date.now();
+                  return (
+                    <tr key={t.id}>
+                      <td className="primary-cell">
+                        <strong>{t.metadata[NAME] || 'Unnamed token'}</strong>
+                        {info.authentication?.id === t.id ? (
+                          <span className="badge accent" style={{ marginLeft: 6 }}>
+                            this session
+                          </span>
+                        ) : null}
+                        {t.metadata[DESCRIPTION] ? (
+                          <div className="secondary">{t.metadata[DESCRIPTION]}</div>
+                        ) : null}
+                        <div className="secondary mono">{t.id}</div>
+                      </td>
+                      <td className="hide-sm">
+                        {t.metadata[NAMESPACE] ? (
+                          <span className="mono">{t.metadata[NAMESPACE]}</span>
+                        ) : (
+                          <span className="muted">all</span>
+                        )}
+                      </td>
+                      <td className="hide-sm secondary" title={t.createdAt}>
+                        {relativeTime(t.createdAt)}
+                      </td>
+                      <td title={t.expiresAt}>
+                        {t.expiresAt ? (
+                          <span className={expired ? 'badge danger' : ''}>
+                            {expired ? 'expired' : relativeTime(t.expiresAt)}
+                          </span>
+                        ) : (
+                          <span className="muted">never</span>
+                        )}
+                      </td>
+                      <td>
+                        <button
+                          type="button"
+                          className="btn small ghost"
+                          aria-label={`Delete token ${t.metadata[NAME] || t.id}`}
+                          onClick={() => setRemoving(t)}
+                        >
+                          <Icon name="trash" />
+                        </button>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {creating ? <CreateTokenDialog onClose={() => setCreating(false)} /> : null}
+      <ConfirmDialog
+        open={removing !== undefined}
+        onOpenChange={(o) => !o && setRemoving(undefined)}
+        title={`Delete token ${removing?.metadata[NAME] || ''}?`}
+        confirmLabel="Delete token"
+        onConfirm={async () => {
+          if (!removing) return;
+          await tokensApi.remove(removing.id);
+          await client.invalidateQueries({ queryKey: ['tokens'] });
+          toast('Token deleted');
+        }}
+      >
+        Applications using it are refused from now on.
+        {info.authentication?.id === removing?.id
+          ? ' This is the token of your own session: you will be signed out.'
+          : ''}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function CreateTokenDialog({ onClose }: { onClose: () => void }) {
+  const client = useQueryClient();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [namespace, setNamespace] = useState('');
+  const [expires, setExpires] = useState('');
+  const [secret, setSecret] = useState<string>();
+  const namespaces = useQuery({ queryKey: ['namespaces'], queryFn: namespacesApi.list });
+  const form = useSubmit({ '/expires/i': 'expires' });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const expiresAt = fromLocalInput(expires);
+    await form.run(
+      async () => {
+        const created = await tokensApi.create({
+          name,
+          description,
+          ...(namespace ? { namespaceKey: namespace } : {}),
+          ...(expiresAt ? { expiresAt } : {}),
+        });
+        setSecret(created.clientToken);
+        void client.invalidateQueries({ queryKey: ['tokens'] });
+      },
+      {
+        name: name.trim() === '' ? 'Enter a name, so you can tell tokens apart.' : undefined,
+        expires:
+          expires && Date.parse(expiresAt) <= Date.now()
+            ? 'Choose a time in the future.'
+            : undefined,
+      },
+    );
+  };
+
+  if (secret) {
+    return (
+      <Dialog open onOpenChange={(o) => !o && onClose()} title="Token created">
+        <div className="stack">
+          <p className="banner warning" role="note">
+            Copy the token now: it is shown only once and cannot be retrieved later.
+          </p>
+          <div className="secret">
+            <code aria-label="Client token">{secret}</code>
+            <CopyButton text={secret} />
+          </div>
+          <p className="muted">
+            Send it as <code>Authorization: Bearer &lt;token&gt;</code>.
+          </p>
+        </div>
+        <div className="dialog-foot">
+          <button type="button" className="btn primary" onClick={onClose}>
+            Done
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()} title="New client token">
+      <form className="form" onSubmit={submit} noValidate>
+        <Field label="Name" error={form.errors.name}>
+          {(a) => (
+            <input
+              {...a}
+              className="input"
+              autoFocus
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="checkout-service"
+            />
+          )}
+        </Field>
+        <Field label="Description">
+          {(a) => (
+            <input
+              {...a}
+              className="input"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field
+          label="Namespace"
+          hint="A token scoped to one namespace can read and change only that namespace."
+        >
+          {(a) => (
+            <select
+              {...a}
+              className="input"
+              value={namespace}
+              onChange={(e) => setNamespace(e.target.value)}
+            >
+              <option value="">All namespaces</option>
+              {(namespaces.data?.namespaces ?? []).map((n) => (
+                <option key={n.key} value={n.key}>
+                  {n.name} ({n.key})
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Expires"
+          error={form.errors.expires}
+          hint="Leave empty for a token that never expires."
+        >
+          {(a) => (
+            <input
+              {...a}
+              className="input"
+              type="datetime-local"
+              value={expires}
+              onChange={(e) => setExpires(e.target.value)}
+            />
+          )}
+        </Field>
+        {form.formError ? (
+          <p className="form-error" role="alert">
+            {form.formError}
+          </p>
+        ) : null}
+        <div className="dialog-foot">
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={form.busy}>
+            {form.busy ? 'Creating…' : 'Create token'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
