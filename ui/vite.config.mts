@@ -16,6 +16,8 @@ export default defineConfig({
     assetsDir: 'assets',
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
+      // A loaded shared machine makes plugin timings noisy; they say nothing about the app.
+      checks: { pluginTimings: false },
       // The "use client" directives of React libraries mean nothing in a client-only bundle.
       onwarn(warning, warn) {
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
