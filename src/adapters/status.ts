@@ -59,6 +59,28 @@ export const httpStatusForGrpcCode = (code: GrpcCodeNumber): number => GRPC_TO_H
 
 export const GENERIC_INTERNAL_MESSAGE = 'internal error';
 
+/**
+ * Longest error message sent, in UTF-8 bytes. Messages quote what a request sent (keys,
+ * values, enum names); over gRPC the message travels in a trailer, and one of a few hundred
+ * KB leaves the call without a status and wedges the connection. Flipt's messages about
+ * values within the size limits stay far below this.
+ */
+export const MAX_ERROR_MESSAGE_BYTES = 2048;
+
+/** The message, or its first bytes (whole characters) followed by "..." when too long. */
+export function boundedMessage(message: string, maxBytes = MAX_ERROR_MESSAGE_BYTES): string {
+  if (message.length * 3 <= maxBytes || Buffer.byteLength(message) <= maxBytes) return message;
+  let bytes = 0;
+  let end = 0;
+  for (const ch of message) {
+    const size = Buffer.byteLength(ch);
+    if (bytes + size > maxBytes - 3) break;
+    bytes += size;
+    end += ch.length;
+  }
+  return `${message.slice(0, end)}...`;
+}
+
 export interface PublicError {
   readonly code: GrpcCodeNumber;
   readonly httpStatus: number;
@@ -74,7 +96,7 @@ export function toPublicError(err: unknown): PublicError {
     return {
       code,
       httpStatus: httpStatusForGrpcCode(code),
-      message: err.message,
+      message: boundedMessage(err.message),
       unexpected: false,
     };
   }

@@ -149,6 +149,7 @@ export async function startVexil({
       evaluation: { api: evaluation.proxy },
       auth: auth.grpcAuth,
       recorder: metrics,
+      maxMessageBytes: config.server.max_body_bytes,
       ...(auth.grpcAuthenticator ? { authenticator: auth.grpcAuthenticator } : {}),
     });
     grpcPort = await bindGrpcServer(grpcServer, config.server.host, config.server.grpc_port);

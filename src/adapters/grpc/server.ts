@@ -34,6 +34,11 @@ export interface GrpcDeps {
   readonly authenticator?: GrpcAuthenticator;
   /** Per-call metrics (grpc_server_handled_total, grpc_server_handling_seconds). */
   readonly recorder?: GrpcCallRecorder;
+  /**
+   * Largest request message accepted, in bytes (server.max_body_bytes, as for HTTP bodies);
+   * a larger one is refused with RESOURCE_EXHAUSTED before it is decoded.
+   */
+  readonly maxMessageBytes?: number;
   /** Passed to grpc.Server (keepalive, message size limits). */
   readonly serverOptions?: grpc.ServerOptions;
 }
@@ -45,7 +50,12 @@ const healthByServer = new WeakMap<grpc.Server, HealthService>();
  * reflection. The server is not bound: see bindGrpcServer.
  */
 export function createGrpcServer(deps: GrpcDeps): grpc.Server {
-  const server = new grpc.Server(deps.serverOptions);
+  const server = new grpc.Server({
+    ...(deps.maxMessageBytes === undefined
+      ? {}
+      : { 'grpc.max_receive_message_length': deps.maxMessageBytes }),
+    ...deps.serverOptions,
+  });
   const wrapperDeps = {
     logger: deps.logger,
     ids: deps.ids,

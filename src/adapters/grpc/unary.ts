@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Authentication } from '../../domain/model';
 import type { IdGenerator, Logger } from '../../ports';
-import { toPublicError } from '../status';
+import { boundedMessage, toPublicError } from '../status';
 import {
   callerTraceId,
   extractGrpcContext,
@@ -157,7 +157,8 @@ function statusOf(
   requestId: string,
   logger: Logger,
 ): { code: grpc.status; message: string } {
-  if (err instanceof GrpcStatusError) return { code: err.code, message: err.message };
+  if (err instanceof GrpcStatusError)
+    return { code: err.code, message: boundedMessage(err.message) };
   const pub = toPublicError(err);
   if (pub.unexpected) {
     const e = err instanceof Error ? err : new Error(String(err));

@@ -1,7 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { UnauthenticatedError } from '../../domain/errors';
 import type { Logger } from '../../ports';
-import { GrpcCode, httpStatusForGrpcCode, toPublicError, type GrpcCodeNumber } from '../status';
+import {
+  boundedMessage,
+  GrpcCode,
+  httpStatusForGrpcCode,
+  toPublicError,
+  type GrpcCodeNumber,
+} from '../status';
 
 /**
  * An error raised by the HTTP transport itself (routing, body size, JSON decoding), i.e.
@@ -76,7 +82,8 @@ export function writeError(res: ServerResponse, err: unknown, logger?: Logger): 
   let status: number;
   let message: string;
   if (err instanceof HttpError) {
-    ({ code, httpStatus: status, message } = err);
+    ({ code, httpStatus: status } = err);
+    message = boundedMessage(err.message);
   } else {
     const pub = toPublicError(err);
     ({ code, httpStatus: status, message } = pub);

@@ -97,7 +97,7 @@ const schemaDefinition = {
       default: parseDuration('15s'),
     },
     max_body_bytes: {
-      doc: 'Largest accepted HTTP request body, in bytes (larger: 413 before parsing).',
+      doc: 'Largest accepted HTTP request body and gRPC request message, in bytes (larger: HTTP 413 before parsing, gRPC RESOURCE_EXHAUSTED).',
       format: 'nat',
       default: 4 * 1024 * 1024,
     },

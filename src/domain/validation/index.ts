@@ -2,6 +2,7 @@ export * from './datetime';
 export * from './field-checks';
 export * from './go-quote';
 export * from './json-text';
+export * from './limits';
 export * from './segment-keys';
 export * from './validate-evaluation';
 export * from './validate-flags';

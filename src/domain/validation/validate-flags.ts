@@ -11,6 +11,7 @@ import type {
 } from '../model';
 import { requireField, requireKeyFormat, requireLimitWithPosition } from './field-checks';
 import { compactJson, utf8Length } from './json-text';
+import { requireKeyLength, requireNameLength, requireTextSize } from './limits';
 
 /** Flipt's limit: 1000 KiB of UTF-8. */
 export const MAX_ATTACHMENT_BYTES = 1000 * 1024;
@@ -27,11 +28,16 @@ export function validateCreateFlag(req: CreateFlagRequest): void {
   requireField(req.key, 'key');
   requireKeyFormat(req.key);
   requireField(req.name, 'name');
+  requireKeyLength(req.key);
+  requireNameLength(req.name);
+  requireTextSize(req.description);
 }
 
 export function validateUpdateFlag(req: UpdateFlagRequest): void {
   requireField(req.key, 'key');
   requireField(req.name, 'name');
+  requireNameLength(req.name);
+  requireTextSize(req.description);
 }
 
 export function validateDeleteFlag(req: DeleteFlagRequest): void {
@@ -56,7 +62,15 @@ export function validateAttachment(attachment: string): string {
 export function validateCreateVariant(req: CreateVariantRequest): CreateVariantRequest {
   requireField(req.flagKey, 'flagKey');
   requireField(req.key, 'key');
-  return { ...req, attachment: validateAttachment(req.attachment) };
+  const attachment = validateAttachment(req.attachment);
+  requireVariantSizes(req);
+  return { ...req, attachment };
+}
+
+function requireVariantSizes(req: CreateVariantRequest): void {
+  requireKeyLength(req.key);
+  requireNameLength(req.name);
+  requireTextSize(req.description);
 }
 
 /** Returns the request with its attachment compacted. */
@@ -64,7 +78,9 @@ export function validateUpdateVariant(req: UpdateVariantRequest): UpdateVariantR
   requireField(req.id, 'id');
   requireField(req.flagKey, 'flagKey');
   requireField(req.key, 'key');
-  return { ...req, attachment: validateAttachment(req.attachment) };
+  const attachment = validateAttachment(req.attachment);
+  requireVariantSizes(req);
+  return { ...req, attachment };
 }
 
 export function validateDeleteVariant(req: DeleteVariantRequest): void {

@@ -6,6 +6,7 @@ import type {
   RawUpdateRolloutRequest,
 } from '../services/api';
 import { requireField } from './field-checks';
+import { LIMITS, requireMaxItems, requireTextSize } from './limits';
 import { requireOneSegmentSource, requirePositiveRank } from './validate-rules';
 
 /**
@@ -29,12 +30,14 @@ export function validateCreateRollout(req: RawCreateRolloutRequest): void {
   requireField(req.flagKey, 'flagKey');
   validateRolloutRule(req);
   requirePositiveRank(req.rank);
+  requireTextSize(req.description);
 }
 
 export function validateUpdateRollout(req: RawUpdateRolloutRequest): void {
   requireField(req.id, 'id');
   requireField(req.flagKey, 'flagKey');
   validateRolloutRule(req);
+  requireTextSize(req.description);
 }
 
 export function validateDeleteRollout(req: DeleteRolloutRequest): void {
@@ -47,4 +50,5 @@ export function validateOrderRollouts(req: OrderRolloutsRequest): void {
   if (req.rolloutIds.length < 2) {
     throw new ValidationError('rolloutIds', 'must contain atleast 2 elements');
   }
+  requireMaxItems(req.rolloutIds, 'rolloutIds', LIMITS.idsPerOrder);
 }

@@ -11,6 +11,7 @@ import type {
 } from '../model';
 import type { RawCreateRuleRequest, RawUpdateRuleRequest } from '../services/api';
 import { requireField, requireLimitWithPosition } from './field-checks';
+import { LIMITS, requireMaxItems } from './limits';
 
 const SEGMENTS_FIELD = 'segmentKey or segmentKeys';
 
@@ -22,6 +23,7 @@ export function requireOneSegmentSource(input: RuleSegmentsInput): void {
   if (input.segmentKey !== '' && input.segmentKeys.length > 0) {
     throw new ValidationError(SEGMENTS_FIELD, 'only one can be present');
   }
+  requireMaxItems(input.segmentKeys, 'segmentKeys', LIMITS.segmentsPerRule);
 }
 
 export function validateListRules(req: ListRulesRequest): void {
@@ -60,6 +62,7 @@ export function validateOrderRules(req: OrderRulesRequest): void {
   requireField(req.flagKey, 'flagKey');
   if (req.ruleIds.length < 2)
     throw new ValidationError('ruleIds', 'must contain atleast 2 elements');
+  requireMaxItems(req.ruleIds, 'ruleIds', LIMITS.idsPerOrder);
 }
 
 function requireRolloutPercentage(rollout: number): void {

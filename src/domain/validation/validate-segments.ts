@@ -14,6 +14,7 @@ import { normalizeDatetime } from './datetime';
 import { requireField, requireKeyFormat, requireLimitWithPosition } from './field-checks';
 import { goQuote } from './go-quote';
 import { parseJsonText } from './json-text';
+import { requireKeyLength, requireNameLength, requireTextSize } from './limits';
 
 /** isoneof / isnotoneof lists are capped so evaluation stays cheap. */
 export const MAX_ONE_OF_VALUES = 100;
@@ -81,11 +82,16 @@ export function validateCreateSegment(req: CreateSegmentRequest): void {
   requireField(req.key, 'key');
   requireKeyFormat(req.key);
   requireField(req.name, 'name');
+  requireKeyLength(req.key);
+  requireNameLength(req.name);
+  requireTextSize(req.description);
 }
 
 export function validateUpdateSegment(req: UpdateSegmentRequest): void {
   requireField(req.key, 'key');
   requireField(req.name, 'name');
+  requireNameLength(req.name);
+  requireTextSize(req.description);
 }
 
 export function validateDeleteSegment(req: DeleteSegmentRequest): void {
@@ -135,6 +141,10 @@ export function validateCreateConstraint(req: CreateConstraintRequest): CreateCo
   requireField(req.segmentKey, 'segmentKey');
   requireField(req.property, 'property');
   requireField(req.operator, 'operator');
+  // Before the checks whose messages quote the property or the value.
+  requireNameLength(req.property, 'property');
+  requireTextSize(req.value, 'value');
+  requireTextSize(req.description);
 
   const operator = req.operator.toLowerCase();
   const allowed = OPERATORS[req.type];

@@ -8,7 +8,9 @@ import {
   ValidationError,
 } from '../../../src/domain/errors';
 import {
+  boundedMessage,
   GENERIC_INTERNAL_MESSAGE,
+  MAX_ERROR_MESSAGE_BYTES,
   grpcCodeForKind,
   httpStatusForGrpcCode,
   toPublicError,
@@ -62,5 +64,28 @@ describe('the status table', () => {
         unexpected: true,
       });
     }
+  });
+});
+
+describe('error messages are bounded', () => {
+  it('keeps messages up to the limit as they are', () => {
+    const exact = `flag "default/${'k'.repeat(MAX_ERROR_MESSAGE_BYTES - 25)}" not found`;
+    expect(Buffer.byteLength(exact)).toBe(MAX_ERROR_MESSAGE_BYTES);
+    expect(boundedMessage(exact)).toBe(exact);
+  });
+
+  it('cuts longer ones at a character boundary and says so', () => {
+    const long = `flag "default/${'é'.repeat(100_000)}" not found`;
+    const cut = boundedMessage(long);
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(MAX_ERROR_MESSAGE_BYTES);
+    expect(Buffer.byteLength(cut)).toBeGreaterThan(MAX_ERROR_MESSAGE_BYTES - 4);
+    expect(cut).toMatch(/^flag "default\/é+\.\.\.$/);
+    const emoji = boundedMessage('\u{1F600}'.repeat(10_000), 11);
+    expect(emoji).toBe('\u{1F600}\u{1F600}...');
+  });
+
+  it('applies to what toPublicError hands out', () => {
+    const pub = toPublicError(new NotFoundError(`namespace "${'n'.repeat(1_000_000)}" not found`));
+    expect(Buffer.byteLength(pub.message)).toBeLessThanOrEqual(MAX_ERROR_MESSAGE_BYTES);
   });
 });
