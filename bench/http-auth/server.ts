@@ -11,6 +11,7 @@ import { createAuthComponents } from '../../src/adapters/auth';
 import { createHttpHandler } from '../../src/adapters/http';
 import { createEvaluationRoutes } from '../../src/adapters/http/evaluation';
 import { InMemoryStore } from '../../src/adapters/storage/memory/in-memory-store';
+import { ConfigStore } from '../../src/domain/services/config';
 import { MemoryTokenRepository } from '../../src/adapters/storage/memory/memory-token-repository';
 import { RandomIdGenerator, SystemClock } from '../../src/adapters/system';
 import { createManagementService } from '../../src/domain/services/management-service';
@@ -34,10 +35,10 @@ async function main(): Promise<void> {
   const clock = new SystemClock();
   const ids = new RandomIdGenerator();
   const stopwatch = { nowMs: () => performance.now() };
-  const store = new InMemoryStore({ clock, ids });
+  const store = new InMemoryStore({ clock });
   const snapshots = new NamespaceSnapshots(store, { mode: 'notified', stopwatch });
   const management = createManagementService({
-    store,
+    config: new ConfigStore({ unitOfWork: store.unitOfWork, clock, ids }),
     notifier: { namespaceChanged: (ns) => snapshots.invalidate(ns) },
   });
   const evaluation = new EvaluationService({

@@ -9,7 +9,7 @@ import { seedScaleDatabase } from './seed';
  * at most 200 ms and a serving process holding it stays under 300 MB RSS.
  *
  * Seeds a SQLite file (seed.ts), then starts fresh processes (serve.ts) that load the namespace
- * through TypeormStore into NamespaceSnapshots and compile it, as the first evaluation request
+ * through the SQL evaluation source into NamespaceSnapshots and compile it, as the first evaluation request
  * does, and report: the first (cold) compile, warm recompiles, RSS and peak RSS after a full GC.
  * Each mode runs ROUNDS times; min and max are printed.
  *   npm run build && node dist/bench/scale/run.js

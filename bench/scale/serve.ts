@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { LruSnapshotCache } from '../../src/adapters/cache/lru-snapshot-cache';
 import { IntervalScheduler } from '../../src/adapters/cache/interval-scheduler';
 import { createDataSource } from '../../src/adapters/storage/typeorm/data-source';
-import { TypeormStore } from '../../src/adapters/storage/typeorm/typeorm-store';
+import { SqlStorage } from '../../src/adapters/storage/typeorm/sql-storage';
 import { RandomIdGenerator, SystemClock } from '../../src/adapters/system';
 import { compileNamespace, evaluateVariant } from '../../src/domain/evaluation';
 import { NamespaceSnapshots } from '../../src/domain/services/evaluation';
@@ -11,7 +11,7 @@ import { NAMESPACE } from './seed';
 
 /*
  * One serving process, started fresh by run.ts: it loads the scale namespace from SQLite through
- * TypeormStore into NamespaceSnapshots, as the evaluation service does on the first request,
+ * the SQL storage's evaluation source into NamespaceSnapshots, as the evaluation service does on the first request,
  * and reports what the process then holds. Mode `notified` is caching off; `memory` is
  * `caching.backend: memory`, where the serialized snapshot also stays in the LRU.
  *   node --expose-gc dist/bench/scale/serve.js <sqlite path> <notified|memory>
@@ -33,10 +33,10 @@ function procStatus(): { hwmMB: number; rssMB: number } {
 async function main(): Promise<void> {
   const dataSource = createDataSource(`file:${path}`);
   await dataSource.initialize();
-  const store = new TypeormStore(dataSource, {
+  const store = new SqlStorage(dataSource, {
     clock: new SystemClock(),
     ids: new RandomIdGenerator(),
-  });
+  }).evaluationSource;
   const scheduler = new IntervalScheduler();
   let compileMs = NaN;
   const snapshots = new NamespaceSnapshots(store, {

@@ -11,7 +11,7 @@ import {
   type VexilConfig,
 } from './config';
 import { startVexil } from './container';
-import { openMigratedDataSource, openStore } from './storage';
+import { openStorage } from './storage';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const VERSION: string = (require('../../../package.json') as { version: string }).version;
@@ -40,7 +40,7 @@ async function serve(config: VexilConfig): Promise<void> {
     config,
     logger,
     version: VERSION,
-    openStore: () => openStore(config, logger),
+    openStorage: () => openStorage(config, logger),
   });
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -64,8 +64,8 @@ async function serve(config: VexilConfig): Promise<void> {
 
 async function migrate(config: VexilConfig): Promise<void> {
   const logger = logging(config);
-  const { dataSource } = await openMigratedDataSource(config, logger);
-  await dataSource.destroy();
+  const storage = await openStorage(config, logger);
+  await storage.close();
   logger.info('database is up to date');
 }
 

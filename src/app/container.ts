@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as GrpcServer } from '@grpc/grpc-js';
+import { ConfigStore } from '../domain/services/config';
 import { createManagementService } from '../domain/services/management-service';
 import type { ManagementApi } from '../domain/services/api';
 import { EvaluationService, NamespaceSnapshots } from '../domain/services/evaluation';
-import type { Logger, Store, TokenRepository } from '../ports';
+import type { Logger, Storage, TokenRepository } from '../ports';
 import { createAuthComponents } from '../adapters/auth';
 import { RandomIdGenerator, SystemClock } from '../adapters/system';
 import { createHttpHandler } from '../adapters/http';
@@ -24,15 +25,6 @@ import {
 import type { HttpRoute } from '../adapters/http';
 import { createCaching, type CachingAdapters } from '../adapters/cache';
 
-export interface StoreHandle {
-  readonly store: Store;
-  readonly tokens: TokenRepository;
-  /** True when other processes may write to the same database. */
-  readonly shared: boolean;
-  /** Names the database for logs and errors, without secrets. */
-  readonly description: string;
-}
-
 export interface VexilServer {
   readonly httpPort: number;
   readonly grpcPort: number;
@@ -46,7 +38,7 @@ export interface StartOptions {
   readonly config: VexilConfig;
   readonly logger: Logger;
   /** Opens (and migrates) storage; called again with backoff while it fails. */
-  readonly openStore: () => Promise<StoreHandle>;
+  readonly openStorage: () => Promise<Storage>;
   readonly version: string;
 }
 
@@ -56,7 +48,7 @@ const stopwatch = { nowMs: () => performance.now() };
 export async function startVexil({
   config,
   logger,
-  openStore,
+  openStorage,
   version,
 }: StartOptions): Promise<VexilServer> {
   const tracing = startTracing({
@@ -165,10 +157,10 @@ export async function startVexil({
   });
 
   const starting = new AbortController();
-  let handle: StoreHandle | undefined;
+  let handle: Storage | undefined;
   let caching: CachingAdapters | undefined;
   let stopSnapshots: (() => void) | undefined;
-  const ready = retryWithBackoff(openStore, {
+  const ready = retryWithBackoff(openStorage, {
     initialDelayMs: 250,
     maxDelayMs: config.db.connect_retry_max_backoff,
     signal: starting.signal,
@@ -180,7 +172,7 @@ export async function startVexil({
   })
     .then((opened) => {
       handle = opened;
-      const source = traceMethods(opened.store, 'storage');
+      const source = traceMethods(opened.evaluationSource, 'storage');
       caching = config.caching.enabled ? cachingAdapters(config, logger) : undefined;
       const snapshots = new NamespaceSnapshots(source, {
         mode: caching ? 'cached' : opened.shared ? 'version-check' : 'notified',
@@ -210,7 +202,10 @@ export async function startVexil({
       metrics.observeSnapshotAges(() => snapshots.ages());
       management.resolve(
         createManagementService({
-          store: source,
+          config: traceMethods(
+            new ConfigStore({ unitOfWork: opened.unitOfWork, clock, ids }),
+            'storage',
+          ),
           notifier: { namespaceChanged: (ns) => snapshots.invalidate(ns) },
           logger,
         }),
@@ -260,7 +255,7 @@ export async function startVexil({
       stopSnapshots?.();
       await auth.stop().catch(() => undefined);
       await caching?.close().catch(() => undefined);
-      if (handle !== undefined) await handle.store.close();
+      if (handle !== undefined) await handle.close();
       await tracing.shutdown().catch(() => undefined);
       metrics.close();
       logger.info('stopped');

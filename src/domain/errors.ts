@@ -87,3 +87,23 @@ export class InternalError extends DomainError {
 }
 
 export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
+
+/**
+ * A repository write that would break a unique key (a driver's unique or primary-key
+ * violation). The domain catches it where it names the resource in Flipt's words; one that
+ * slips through still answers with Flipt's generic text.
+ */
+export class UniqueViolationError extends InvalidArgumentError {
+  constructor() {
+    super('not unique');
+    this.name = 'UniqueViolationError';
+  }
+}
+
+/** A repository write whose parent row is missing or still referenced (a foreign key). */
+export class ForeignKeyViolationError extends NotFoundError {
+  constructor() {
+    super('associated resource not found');
+    this.name = 'ForeignKeyViolationError';
+  }
+}

@@ -1,8 +1,7 @@
 import { InMemoryStore } from '../../src/adapters/storage/memory/in-memory-store';
-import { SequentialIds, TickingClock } from '../support/fixtures';
-import { describeStoreContract } from './store-contract';
+import { describeStorageContract } from './storage-contract';
 
-describeStoreContract('in-memory', async () => ({
-  store: new InMemoryStore({ clock: new TickingClock(), ids: new SequentialIds() }),
-  cleanup: async () => undefined,
-}));
+describeStorageContract('in-memory', async ({ clock }) => {
+  const storage = new InMemoryStore({ clock });
+  return { storage, cleanup: () => storage.close() };
+});

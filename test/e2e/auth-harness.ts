@@ -10,6 +10,7 @@ import {
 import { createHttpHandler, type HttpRoute } from '../../src/adapters/http';
 import { createEvaluationRoutes } from '../../src/adapters/http/evaluation';
 import { InMemoryStore } from '../../src/adapters/storage/memory/in-memory-store';
+import { ConfigStore } from '../../src/domain/services/config';
 import { MemoryTokenRepository } from '../../src/adapters/storage/memory/memory-token-repository';
 import { RandomIdGenerator, SystemClock } from '../../src/adapters/system';
 import { createManagementService } from '../../src/domain/services/management-service';
@@ -55,7 +56,7 @@ export interface Shared {
 
 export function sharedState(repository: TokenRepository = new MemoryTokenRepository()): Shared {
   const clock = new SystemClock();
-  return { store: new InMemoryStore({ clock, ids: new RandomIdGenerator() }), repository };
+  return { store: new InMemoryStore({ clock }), repository };
 }
 
 export interface Instance {
@@ -89,7 +90,7 @@ export async function startInstance(
   // over the same store are seen.
   const snapshots = new NamespaceSnapshots(shared.store, { mode: 'version-check', stopwatch });
   const management = createManagementService({
-    store: shared.store,
+    config: new ConfigStore({ unitOfWork: shared.store.unitOfWork, clock, ids }),
     notifier: { namespaceChanged: (ns) => snapshots.invalidate(ns) },
     logger,
   });

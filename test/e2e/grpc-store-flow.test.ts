@@ -5,6 +5,7 @@ import {
   shutdownGrpcServer,
 } from '../../src/adapters/grpc/server';
 import { InMemoryStore } from '../../src/adapters/storage/memory/in-memory-store';
+import { ConfigStore } from '../../src/domain/services/config';
 import { SystemClock } from '../../src/adapters/system/clock';
 import { RandomIdGenerator } from '../../src/adapters/system/ids';
 import { createManagementService } from '../../src/domain/services/management-service';
@@ -25,9 +26,10 @@ describe('gRPC flipt.Flipt against the management service and the in-memory stor
 
   beforeAll(async () => {
     const ids = new RandomIdGenerator();
-    const store = new InMemoryStore({ clock: new SystemClock(), ids });
+    const clock = new SystemClock();
+    const store = new InMemoryStore({ clock });
     const management = createManagementService({
-      store,
+      config: new ConfigStore({ unitOfWork: store.unitOfWork, clock, ids }),
       notifier: { namespaceChanged: () => undefined },
     });
     server = createGrpcServer({

@@ -5,6 +5,7 @@ import { createHttpHandler } from '../../src/adapters/http';
 import type { ManagementApi } from '../../src/domain/services/api';
 import type { Logger } from '../../src/ports';
 import { InMemoryStore } from '../../src/adapters/storage/memory/in-memory-store';
+import { ConfigStore } from '../../src/domain/services/config';
 import { RandomIdGenerator, SystemClock } from '../../src/adapters/system';
 import { createManagementService } from '../../src/domain/services/management-service';
 
@@ -28,7 +29,11 @@ let base: string;
 beforeAll(async () => {
   const ids = new RandomIdGenerator();
   const real = createManagementService({
-    store: new InMemoryStore({ clock: new SystemClock(), ids }),
+    config: new ConfigStore({
+      unitOfWork: new InMemoryStore({ clock: new SystemClock() }),
+      clock: new SystemClock(),
+      ids,
+    }),
     notifier: { namespaceChanged: () => undefined },
     logger,
   });

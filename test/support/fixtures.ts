@@ -7,14 +7,17 @@ import type {
 } from '../../src/domain/model';
 import type { ChangeNotifier, Clock, IdGenerator } from '../../src/ports';
 
-/** A clock that moves one millisecond per reading, so every write has its own timestamp. */
+/**
+ * A clock that moves one millisecond per reading, so every write has its own timestamp.
+ * `'first-reading'` starts it at the real time of its first reading.
+ */
 export class TickingClock implements Clock {
-  private ms: number;
-  constructor(start = Date.UTC(2024, 4, 1, 10, 0, 0)) {
-    this.ms = start;
+  private ms: number | undefined;
+  constructor(start: number | 'first-reading' = Date.UTC(2024, 4, 1, 10, 0, 0)) {
+    this.ms = start === 'first-reading' ? undefined : start;
   }
   now(): Timestamp {
-    this.ms += 1;
+    this.ms = (this.ms ?? Date.now()) + 1;
     return new Date(this.ms).toISOString().replace('Z', '000Z');
   }
 }

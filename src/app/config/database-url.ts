@@ -1,14 +1,9 @@
-import {
-  parseDatabaseUrl,
-  redactSecrets,
-  type DatabaseDialect,
-} from '../../adapters/storage/typeorm/database-url';
+import { storageAdapterFor } from '../../adapters/storage';
+import { redactSecrets } from '../../adapters/storage/typeorm/database-url';
 
-export type DatabaseKind = DatabaseDialect;
-
-/** Checks db.url with the storage's own parser and says which database it names. */
-export function checkDatabaseUrl(url: string): DatabaseKind {
-  return parseDatabaseUrl(url).dialect;
+/** Checks db.url with the storage adapter that claims its scheme; returns the adapter's name. */
+export function checkDatabaseUrl(url: string): string {
+  return storageAdapterFor(url).name;
 }
 
 /** The URL with any password replaced, safe to log. */

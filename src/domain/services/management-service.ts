@@ -43,7 +43,8 @@ import type {
   UpdateVariantRequest,
   Variant,
 } from '../model';
-import type { ChangeNotifier, Logger, Store } from '../../ports';
+import type { ChangeNotifier, Logger } from '../../ports';
+import type { ConfigStore } from './config';
 import * as v from '../validation';
 import type {
   ManagementApi,
@@ -55,7 +56,8 @@ import type {
 } from './api';
 
 export interface ManagementServiceDeps {
-  readonly store: Store;
+  /** The stored configuration, with the storage rules, over a storage adapter. */
+  readonly config: ConfigStore;
   readonly notifier: ChangeNotifier;
   /** Told when a change notice fails after a committed write. */
   readonly logger?: Logger;
@@ -84,17 +86,17 @@ function rolloutRule(raw: RawRolloutRule): RolloutRuleInput {
 /**
  * The management use cases, as Flipt's server runs them: validate the request (first
  * failure wins, before anything else happens), resolve the namespace, normalise, call the
- * store, and announce the change once the write has committed. Reads take `reference` and
+ * configuration store (the storage rules), and announce the change once the write has committed. Reads take `reference` and
  * ignore it: there is only one version of the configuration. Every method is async so a
  * validation failure arrives as a rejected promise, never as a synchronous throw.
  */
 export class ManagementService implements ManagementApi {
-  private readonly store: Store;
+  private readonly store: ConfigStore;
   private readonly notifier: ChangeNotifier;
   private readonly logger: Logger | undefined;
 
   constructor(deps: ManagementServiceDeps) {
-    this.store = deps.store;
+    this.store = deps.config;
     this.notifier = deps.notifier;
     this.logger = deps.logger;
   }

@@ -1,7 +1,8 @@
 import { InMemoryStore } from '../../../src/adapters/storage/memory/in-memory-store';
 import type { ManagementApi } from '../../../src/domain/services/api';
 import { createManagementService } from '../../../src/domain/services/management-service';
-import type { Logger, Store } from '../../../src/ports';
+import { ConfigStore } from '../../../src/domain/services/config';
+import type { Logger } from '../../../src/ports';
 import {
   ALL,
   RecordingNotifier,
@@ -13,14 +14,16 @@ import {
 } from '../../support/fixtures';
 
 describe('management service', () => {
-  let store: Store;
+  let store: ConfigStore;
   let notifier: RecordingNotifier;
   let api: ManagementApi;
 
   beforeEach(() => {
-    store = new InMemoryStore({ clock: new TickingClock(), ids: new SequentialIds() });
+    const clock = new TickingClock();
+    const storage = new InMemoryStore({ clock });
+    store = new ConfigStore({ unitOfWork: storage.unitOfWork, clock, ids: new SequentialIds() });
     notifier = new RecordingNotifier();
-    api = createManagementService({ store, notifier });
+    api = createManagementService({ config: store, notifier });
   });
 
   const segs = { segmentKey: '', segmentOperator: 'OR_SEGMENT_OPERATOR' as const };
@@ -319,7 +322,7 @@ describe('management service', () => {
         error: () => undefined,
       };
       const failing = createManagementService({
-        store,
+        config: store,
         notifier: {
           namespaceChanged: () => {
             throw new Error('bus down');

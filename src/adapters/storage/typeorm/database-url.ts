@@ -48,6 +48,13 @@ const DEFAULT_PORTS: Readonly<Record<NetworkDatabaseUrl['dialect'], number>> = {
 };
 const SUPPORTED = 'file:, sqlite:, postgres://, postgresql://, mysql://, cockroach://, a file path';
 
+/** The schemes this adapter accepts ('' for a plain file path). */
+export const SQL_SCHEMES: readonly string[] = [
+  '',
+  ...SQLITE_SCHEMES,
+  ...Object.keys(NETWORK_SCHEMES),
+];
+
 /** Replaces the password of any `scheme://user:password@` in `text` with `***`. */
 export function redactSecrets(text: string): string {
   return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s]*@/gi, '$1***@');

@@ -1,12 +1,18 @@
+import type { QueryRunner } from 'typeorm';
 import type { Timestamp } from '../../../domain/model';
 import type { DatabaseDialect } from './database-url';
 
 /**
- * The few differences between the SQL dialects the store's queries care about. Queries are
- * written once with "double-quoted" identifiers and `?` placeholders and translated here.
+ * The differences between the SQL dialects that the repositories' queries and transactions
+ * care about, in one place. Queries are written once with "double-quoted" identifiers and `?`
+ * placeholders and translated here.
  */
 export interface SqlDialect {
   readonly name: DatabaseDialect;
+  /** Opens a transaction on the runner: a write one takes the write lock at once. */
+  begin(runner: QueryRunner, kind: 'read' | 'write'): Promise<void>;
+  commit(runner: QueryRunner): Promise<void>;
+  rollback(runner: QueryRunner): Promise<void>;
   /** Translates quoting and placeholders; results are cached per text. */
   sql(text: string): string;
   /** `LIMIT/OFFSET` for a window; limit 0 means no limit. */
@@ -48,11 +54,32 @@ const numberedPlaceholders = (text: string): string => {
   return text.replace(/\?/g, () => `$${++n}`);
 };
 
+/** Transactions through TypeORM's own calls, at the isolation each kind needs. */
+const pooledTransactions = {
+  begin: async (runner: QueryRunner, kind: 'read' | 'write'): Promise<void> => {
+    await runner.connect();
+    // Writes serialize on the namespace row they bump; a read sees one consistent snapshot.
+    await runner.startTransaction(kind === 'write' ? 'READ COMMITTED' : 'REPEATABLE READ');
+  },
+  commit: (runner: QueryRunner): Promise<void> => runner.commitTransaction(),
+  rollback: (runner: QueryRunner): Promise<void> => runner.rollbackTransaction(),
+};
+
 export function sqlDialect(name: DatabaseDialect): SqlDialect {
   switch (name) {
     case 'sqlite':
       return {
         name,
+        // IMMEDIATE takes the write lock up front: no upgrade deadlock, no SQLITE_BUSY mid-way.
+        begin: async (runner, kind) => {
+          await runner.query(kind === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
+        },
+        commit: async (runner) => {
+          await runner.query('COMMIT');
+        },
+        rollback: async (runner) => {
+          await runner.query('ROLLBACK');
+        },
         sql: (text) => text,
         window: (limit, offset) =>
           limit > 0
@@ -67,6 +94,7 @@ export function sqlDialect(name: DatabaseDialect): SqlDialect {
     case 'mysql':
       return {
         name,
+        ...pooledTransactions,
         sql: translator((text) => text.replace(/"/g, '`')),
         window: (limit, offset) =>
           limit > 0
@@ -81,6 +109,7 @@ export function sqlDialect(name: DatabaseDialect): SqlDialect {
     case 'cockroachdb':
       return {
         name,
+        ...pooledTransactions,
         sql: translator(numberedPlaceholders),
         window: (limit, offset) =>
           (limit > 0 ? ` LIMIT ${limit}` : '') + (offset > 0 ? ` OFFSET ${offset}` : ''),

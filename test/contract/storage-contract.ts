@@ -5,10 +5,13 @@ import type {
   Namespace,
   Rule,
 } from '../../src/domain/model';
-import type { Store } from '../../src/ports';
+import { ConfigStore } from '../../src/domain/services/config';
+import type { Clock, EvaluationSource, IdGenerator, Storage } from '../../src/ports';
 import {
   ALL,
+  SequentialIds,
   TIMESTAMP,
+  TickingClock,
   decodeToken,
   expectError,
   flagRequest,
@@ -16,25 +19,56 @@ import {
   segmentRequest,
   uniqueKey,
 } from '../support/fixtures';
+import { describeUnitOfWorkContract } from './unit-of-work-contract';
 
-/*
- * The storage contract: what every Store (in-memory, SQLite, PostgreSQL, MariaDB) must do,
- * written only against the port. `open()` runs once per suite; every test works in a
- * namespace of its own, so one database can serve the whole suite (and earlier runs may
- * have left other namespaces behind). Ordering assertions assume the store's clock moves
- * between two writes, as a real clock does at microsecond precision.
+/** What a storage adapter's test hands the kit. */
+export interface StorageUnderTest {
+  readonly storage: Storage;
+  /** Closes the storage and removes what the test created (a database, a file). */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Opens the adapter under test. `clock` and `ids` are the ones the suite writes with; an
+ * adapter that stamps rows of its own (the default namespace) should use them too.
  */
-export function describeStoreContract(
-  name: string,
-  open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>,
-): void {
-  describe(`Store contract: ${name}`, () => {
-    let store: Store;
+export type OpenStorage = (deps: { clock: Clock; ids: IdGenerator }) => Promise<StorageUnderTest>;
+
+/** The configuration use cases over the adapter, with its evaluation source beside them. */
+export type StoreUnderTest = ConfigStore & EvaluationSource & { ping(): Promise<void> };
+
+/**
+ * The storage contract kit: what every storage adapter (in-memory, SQLite, PostgreSQL,
+ * MariaDB, ...) must do, written only against the ports. Call it from the adapter's test
+ * file with a factory. The rules (Flipt's messages, existence, uniqueness) are the domain's,
+ * so most cases run the domain's ConfigStore over the adapter's unit of work: they prove the
+ * adapter stores, loads, orders, pages and translates driver errors as the rules need.
+ *
+ * `open()` runs once per suite; every test works in a namespace of its own, so one database
+ * can serve the whole suite (and earlier runs may have left other namespaces behind).
+ * Ordering assertions assume the clock moves between two writes, as a real clock does at
+ * microsecond precision.
+ */
+export function describeStorageContract(name: string, open: OpenStorage): void {
+  describe(`Storage contract: ${name}`, () => {
+    let store: StoreUnderTest;
+    let storage: Storage;
     let cleanup: () => Promise<void>;
     let ns: string;
 
     beforeAll(async () => {
-      ({ store, cleanup } = await open());
+      // Starts at the real time once the adapter is open, so that the default namespace a
+      // migration seeded stays the oldest namespace, as it is in production.
+      const clock = new TickingClock('first-reading');
+      const ids = new SequentialIds();
+      ({ storage, cleanup } = await open({ clock, ids }));
+      const config = new ConfigStore({ unitOfWork: storage.unitOfWork, clock, ids });
+      const source = storage.evaluationSource;
+      store = Object.assign(Object.create(config) as ConfigStore, {
+        getNamespaceVersion: (key: string) => source.getNamespaceVersion(key),
+        loadNamespace: (key: string) => source.loadNamespace(key),
+        ping: () => storage.ping(),
+      });
     });
     afterAll(async () => {
       await cleanup();
@@ -1540,4 +1574,6 @@ export function describeStoreContract(
       expect(again.variants).toHaveLength(1);
     });
   });
+
+  describeUnitOfWorkContract(name, open);
 }

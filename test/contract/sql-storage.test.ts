@@ -1,46 +1,69 @@
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../../src/adapters/storage/typeorm/data-source';
 import { runMigrations } from '../../src/adapters/storage/typeorm/run-migrations';
-import { TypeormStore } from '../../src/adapters/storage/typeorm/typeorm-store';
+import { SqlStorage } from '../../src/adapters/storage/typeorm/sql-storage';
+import { ConfigStore } from '../../src/domain/services/config';
+import type { Clock } from '../../src/ports';
 import { flagRequest, SequentialIds, TickingClock } from '../support/fixtures';
 import {
   createIsolatedDatabase,
   enabledSqlBackends,
   type IsolatedDatabase,
 } from '../support/databases';
-import { describeStoreContract } from './store-contract';
+import { describeStorageContract } from './storage-contract';
 
-async function openStore(
-  db: IsolatedDatabase,
-): Promise<{ store: TypeormStore; dataSource: DataSource }> {
+async function openStorage(db: IsolatedDatabase, clock: Clock): Promise<SqlStorage> {
   const dataSource = createDataSource(db.url);
   await dataSource.initialize();
   await runMigrations(dataSource);
+  return new SqlStorage(dataSource, { clock, ids: new SequentialIds() });
+}
+
+/** The use cases over a storage, as the service runs them, with the evaluation reads beside. */
+function storeOver(storage: SqlStorage, clock: Clock = new TickingClock(Date.now())) {
+  const config = new ConfigStore({
+    unitOfWork: storage.unitOfWork,
+    clock,
+    ids: new SequentialIds(),
+  });
+  return Object.assign(Object.create(config) as ConfigStore, {
+    getNamespaceVersion: (key: string) => storage.evaluationSource.getNamespaceVersion(key),
+    loadNamespace: (key: string) => storage.evaluationSource.loadNamespace(key),
+    close: () => storage.close(),
+    storage,
+  });
+}
+type TestStore = ReturnType<typeof storeOver>;
+
+async function openStore(
+  db: IsolatedDatabase,
+): Promise<{ store: TestStore; dataSource: DataSource }> {
   // Starts at the real time, after the migration seeded the default namespace, which must
   // stay the oldest namespace as it is in production.
   const clock = new TickingClock(Date.now());
-  return { store: new TypeormStore(dataSource, { clock, ids: new SequentialIds() }), dataSource };
+  const storage = await openStorage(db, clock);
+  return { store: storeOver(storage, clock), dataSource: storage.dataSource };
 }
 
 for (const backend of enabledSqlBackends()) {
-  describeStoreContract(`typeorm/${backend.name}`, async () => {
+  describeStorageContract(`sql/${backend.name}`, async ({ clock }) => {
     const db = await createIsolatedDatabase(backend, 'store');
-    const { store } = await openStore(db);
+    const storage = await openStorage(db, clock);
     return {
-      store,
+      storage,
       cleanup: async () => {
-        await store.close();
+        await storage.close();
         await db.drop();
       },
     };
   });
 }
 
-describe('TypeormStore on SQLite', () => {
+describe('SQL storage on SQLite', () => {
   const sqlite = enabledSqlBackends().find((b) => b.name === 'sqlite');
   if (!sqlite) throw new Error('sqlite is always enabled');
   let db: IsolatedDatabase;
-  let store: TypeormStore;
+  let store: TestStore;
   let dataSource: DataSource;
 
   beforeAll(async () => {
@@ -100,10 +123,10 @@ describe('TypeormStore on SQLite', () => {
 });
 
 describe.each(enabledSqlBackends().map((b) => [b.name, b] as const))(
-  'TypeormStore under concurrency on %s',
+  'SQL storage under concurrency on %s',
   (_name, backend) => {
     let db: IsolatedDatabase;
-    let store: TypeormStore;
+    let store: TestStore;
 
     beforeAll(async () => {
       db = await createIsolatedDatabase(backend, 'concurrency');
@@ -174,11 +197,8 @@ describe.each(enabledSqlBackends().map((b) => [b.name, b] as const))(
           return '2024-05-01T10:00:00.123456Z';
         }
       })();
-      const other = new TypeormStore(
-        // Same data source, another clock.
-        (store as unknown as { dataSource: DataSource }).dataSource,
-        { clock: exact, ids: new SequentialIds() },
-      );
+      // Same storage, another clock.
+      const other = storeOver(store.storage, exact);
       const created = await other.createSegment({
         namespaceKey: 'race',
         key: 'micro',

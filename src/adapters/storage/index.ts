@@ -1,0 +1,2 @@
+export * from './registry';
+export type { StorageAdapter, StorageOpenOptions } from './storage-adapter';

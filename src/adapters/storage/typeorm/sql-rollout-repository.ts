@@ -1,0 +1,192 @@
+import type {
+  ListRolloutsRequest,
+  Page,
+  Rollout,
+  RolloutSegment,
+  RolloutThreshold,
+} from '../../../domain/model';
+import type { IdGenerator, RankedId, RolloutRepository, RolloutUpdate } from '../../../ports';
+import { pageOf, pageWindow } from '../page-token';
+import {
+  groupBy,
+  rolloutTypeNumber,
+  segmentOperatorNumber,
+  type Row,
+  type RowMapper,
+} from './row-mappers';
+import type { Scope } from './sql-rule-repository';
+import type { Tx } from './sql-session';
+import { count, listRanks, orderRanked, windowSql } from './sql-support';
+
+export const ROLLOUT_COLS = `id, namespace_key, flag_key, "type", description, "rank", created_at, updated_at`;
+
+/** Rollouts with their segment or threshold: children in three queries, whatever the count. */
+export async function assembleRollouts(
+  tx: Tx,
+  map: RowMapper,
+  rolloutRows: readonly Row[],
+  scope: Scope,
+): Promise<Rollout[]> {
+  if (rolloutRows.length === 0) return [];
+  const thresholds = groupBy(
+    await tx.all(
+      `SELECT t.rollout_id, t.percentage, t."value" FROM rollout_thresholds t
+       JOIN rollouts r ON r.id = t.rollout_id WHERE ${scope.where}`,
+      scope.params,
+    ),
+    'rollout_id',
+  );
+  const segments = groupBy(
+    await tx.all(
+      `SELECT s.id, s.rollout_id, s."value", s.segment_operator FROM rollout_segments s
+       JOIN rollouts r ON r.id = s.rollout_id WHERE ${scope.where}`,
+      scope.params,
+    ),
+    'rollout_id',
+  );
+  const refs = groupBy(
+    await tx.all(
+      `SELECT ref.rollout_segment_id, ref.segment_key FROM rollout_segment_references ref
+       JOIN rollout_segments s ON s.id = ref.rollout_segment_id
+       JOIN rollouts r ON r.id = s.rollout_id
+       WHERE ${scope.where} ORDER BY ref.rollout_segment_id, ref.position`,
+      scope.params,
+    ),
+    'rollout_segment_id',
+  );
+  return rolloutRows.map((r) => {
+    const id = String(r['id']);
+    const segmentRow = segments.get(id)?.[0];
+    return map.rollout(
+      r,
+      segmentRow
+        ? {
+            row: segmentRow,
+            segmentKeys: (refs.get(String(segmentRow['id'])) ?? []).map((x) =>
+              map.keyOf(x['segment_key']),
+            ),
+          }
+        : undefined,
+      thresholds.get(id)?.[0],
+    );
+  });
+}
+
+export class SqlRolloutRepository implements RolloutRepository {
+  /** `ids` names the rows of rollout_segments and rollout_thresholds, which only this adapter sees. */
+  constructor(
+    private readonly tx: Tx,
+    private readonly map: RowMapper,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async getRollout(namespaceKey: string, id: string): Promise<Rollout | undefined> {
+    const rows = await this.tx.all(
+      `SELECT ${ROLLOUT_COLS} FROM rollouts WHERE id = ? AND namespace_key = ?`,
+      [id, namespaceKey],
+    );
+    const [rollout] = await assembleRollouts(this.tx, this.map, rows, {
+      where: 'r.id = ? AND r.namespace_key = ?',
+      params: [id, namespaceKey],
+    });
+    return rollout;
+  }
+
+  async listRollouts(req: ListRolloutsRequest): Promise<Page<Rollout>> {
+    const window = pageWindow(req, { ignoreOffset: true });
+    const p = [req.namespaceKey, req.flagKey];
+    const total = await count(
+      this.tx,
+      `SELECT COUNT(*) AS n FROM rollouts WHERE namespace_key = ? AND flag_key = ?`,
+      p,
+    );
+    const rows = await this.tx.all(
+      `SELECT ${ROLLOUT_COLS} FROM rollouts WHERE namespace_key = ? AND flag_key = ?
+       ORDER BY "rank", created_at, id${windowSql(this.tx, window)}`,
+      p,
+    );
+    const rollouts = await assembleRollouts(this.tx, this.map, rows, {
+      where: 'r.namespace_key = ? AND r.flag_key = ?',
+      params: p,
+    });
+    return pageOf(rollouts, window, (r) => r.id, total);
+  }
+
+  listRolloutRanks(namespaceKey: string, flagKey: string): Promise<readonly RankedId[]> {
+    return listRanks(this.tx, 'rollouts', namespaceKey, flagKey);
+  }
+
+  async createRollout(r: Rollout): Promise<void> {
+    const ts = this.tx.dialect.timestampToDb;
+    await this.tx.run(
+      `INSERT INTO rollouts (id, namespace_key, flag_key, "type", description, "rank", created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        r.id,
+        r.namespaceKey,
+        r.flagKey,
+        rolloutTypeNumber(r.type),
+        r.description,
+        r.rank,
+        ts(r.createdAt),
+        ts(r.updatedAt),
+      ],
+    );
+    await this.insertRule(r.id, r.namespaceKey, r.segment, r.threshold);
+  }
+
+  async updateRollout(u: RolloutUpdate): Promise<void> {
+    await this.tx.run(
+      `UPDATE rollouts SET description = ?, updated_at = ? WHERE id = ? AND namespace_key = ?`,
+      [u.description, this.tx.dialect.timestampToDb(u.updatedAt), u.id, u.namespaceKey],
+    );
+    await this.tx.run(`DELETE FROM rollout_segments WHERE rollout_id = ?`, [u.id]);
+    await this.tx.run(`DELETE FROM rollout_thresholds WHERE rollout_id = ?`, [u.id]);
+    await this.insertRule(u.id, u.namespaceKey, u.segment, u.threshold);
+  }
+
+  async deleteRollout(namespaceKey: string, flagKey: string, id: string): Promise<void> {
+    await this.tx.run(`DELETE FROM rollouts WHERE id = ? AND namespace_key = ? AND flag_key = ?`, [
+      id,
+      namespaceKey,
+      flagKey,
+    ]);
+  }
+
+  orderRollouts(
+    namespaceKey: string,
+    flagKey: string,
+    ids: readonly string[],
+    updatedAt: string,
+  ): Promise<void> {
+    return orderRanked(this.tx, 'rollouts', namespaceKey, flagKey, ids, updatedAt);
+  }
+
+  private async insertRule(
+    rolloutId: string,
+    namespaceKey: string,
+    segment: RolloutSegment | undefined,
+    threshold: RolloutThreshold | undefined,
+  ): Promise<void> {
+    if (segment) {
+      const segmentId = this.ids.uuid();
+      await this.tx.run(
+        `INSERT INTO rollout_segments (id, rollout_id, "value", segment_operator) VALUES (?, ?, ?, ?)`,
+        [segmentId, rolloutId, segment.value, segmentOperatorNumber(segment.segmentOperator)],
+      );
+      for (const [position, key] of segment.segmentKeys.entries()) {
+        await this.tx.run(
+          `INSERT INTO rollout_segment_references (rollout_segment_id, namespace_key, segment_key, position)
+           VALUES (?, ?, ?, ?)`,
+          [segmentId, namespaceKey, key, position],
+        );
+      }
+    } else if (threshold) {
+      await this.tx.run(
+        `INSERT INTO rollout_thresholds (id, namespace_key, rollout_id, percentage, "value")
+         VALUES (?, ?, ?, ?, ?)`,
+        [this.ids.uuid(), namespaceKey, rolloutId, threshold.percentage, threshold.value],
+      );
+    }
+  }
+}

@@ -1,0 +1,191 @@
+import type { Distribution, ListRulesRequest, Page, Rule } from '../../../domain/model';
+import type {
+  DistributionUpdate,
+  NewRule,
+  RankedId,
+  RuleRepository,
+  RuleUpdate,
+} from '../../../ports';
+import { pageOf, pageWindow } from '../page-token';
+import { groupBy, segmentOperatorNumber, type Row, type RowMapper } from './row-mappers';
+import type { Tx } from './sql-session';
+import { count, listRanks, orderRanked, windowSql } from './sql-support';
+
+export const RULE_COLS = `id, namespace_key, flag_key, "rank", segment_operator, created_at, updated_at`;
+const DIST_COLS = `id, rule_id, variant_id, rollout, created_at, updated_at`;
+
+/** Which rules' children to load: a superset of the rules given, the rules table aliased `r`. */
+export interface Scope {
+  readonly where: string;
+  readonly params: readonly unknown[];
+}
+
+/** Rules with their segments and distributions: children in two queries, not two per rule. */
+export async function assembleRules(
+  tx: Tx,
+  map: RowMapper,
+  ruleRows: readonly Row[],
+  scope: Scope,
+): Promise<Rule[]> {
+  if (ruleRows.length === 0) return [];
+  const segments = groupBy(
+    await tx.all(
+      `SELECT rs.rule_id, rs.segment_key FROM rule_segments rs JOIN rules r ON r.id = rs.rule_id
+       WHERE ${scope.where} ORDER BY rs.rule_id, rs.position`,
+      scope.params,
+    ),
+    'rule_id',
+    (s) => map.keyOf(s['segment_key']),
+  );
+  const dists = groupBy(
+    await tx.all(
+      `SELECT d.id, d.rule_id, d.variant_id, d.rollout, d.created_at, d.updated_at
+       FROM distributions d JOIN rules r ON r.id = d.rule_id
+       WHERE ${scope.where} ORDER BY d.created_at, d.id`,
+      scope.params,
+    ),
+    'rule_id',
+    (d) => map.distribution(d),
+  );
+  return ruleRows.map((r) => {
+    const id = String(r['id']);
+    return map.rule(r, segments.get(id) ?? [], dists.get(id) ?? []);
+  });
+}
+
+export class SqlRuleRepository implements RuleRepository {
+  constructor(
+    private readonly tx: Tx,
+    private readonly map: RowMapper,
+  ) {}
+
+  async getRule(namespaceKey: string, id: string): Promise<Rule | undefined> {
+    const rows = await this.tx.all(
+      `SELECT ${RULE_COLS} FROM rules WHERE id = ? AND namespace_key = ?`,
+      [id, namespaceKey],
+    );
+    const [rule] = await assembleRules(this.tx, this.map, rows, {
+      where: 'r.id = ? AND r.namespace_key = ?',
+      params: [id, namespaceKey],
+    });
+    return rule;
+  }
+
+  async listRules(req: ListRulesRequest): Promise<Page<Rule>> {
+    const window = pageWindow(req);
+    const p = [req.namespaceKey, req.flagKey];
+    const total = await count(
+      this.tx,
+      `SELECT COUNT(*) AS n FROM rules WHERE namespace_key = ? AND flag_key = ?`,
+      p,
+    );
+    const rows = await this.tx.all(
+      `SELECT ${RULE_COLS} FROM rules WHERE namespace_key = ? AND flag_key = ?
+       ORDER BY "rank", created_at, id${windowSql(this.tx, window)}`,
+      p,
+    );
+    const rules = await assembleRules(this.tx, this.map, rows, {
+      where: 'r.namespace_key = ? AND r.flag_key = ?',
+      params: p,
+    });
+    return pageOf(rules, window, (r) => r.id, total);
+  }
+
+  listRuleRanks(namespaceKey: string, flagKey: string): Promise<readonly RankedId[]> {
+    return listRanks(this.tx, 'rules', namespaceKey, flagKey);
+  }
+
+  async createRule(rule: NewRule): Promise<void> {
+    const ts = this.tx.dialect.timestampToDb;
+    await this.tx.run(
+      `INSERT INTO rules (id, namespace_key, flag_key, "rank", segment_operator, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [
+        rule.id,
+        rule.namespaceKey,
+        rule.flagKey,
+        rule.rank,
+        segmentOperatorNumber(rule.segmentOperator),
+        ts(rule.createdAt),
+        ts(rule.updatedAt),
+      ],
+    );
+    await this.insertSegments(rule.id, rule.namespaceKey, rule.segmentKeys);
+  }
+
+  async updateRule(u: RuleUpdate): Promise<void> {
+    await this.tx.run(
+      `UPDATE rules SET segment_operator = ?, updated_at = ? WHERE id = ? AND namespace_key = ?`,
+      [
+        segmentOperatorNumber(u.segmentOperator),
+        this.tx.dialect.timestampToDb(u.updatedAt),
+        u.id,
+        u.namespaceKey,
+      ],
+    );
+    await this.tx.run(`DELETE FROM rule_segments WHERE rule_id = ?`, [u.id]);
+    await this.insertSegments(u.id, u.namespaceKey, u.segmentKeys);
+  }
+
+  async deleteRule(namespaceKey: string, flagKey: string, id: string): Promise<void> {
+    await this.tx.run(`DELETE FROM rules WHERE id = ? AND namespace_key = ? AND flag_key = ?`, [
+      id,
+      namespaceKey,
+      flagKey,
+    ]);
+  }
+
+  orderRules(
+    namespaceKey: string,
+    flagKey: string,
+    ids: readonly string[],
+    updatedAt: string,
+  ): Promise<void> {
+    return orderRanked(this.tx, 'rules', namespaceKey, flagKey, ids, updatedAt);
+  }
+
+  async getDistribution(ruleId: string, id: string): Promise<Distribution | undefined> {
+    const rows = await this.tx.all(
+      `SELECT ${DIST_COLS} FROM distributions WHERE id = ? AND rule_id = ?`,
+      [id, ruleId],
+    );
+    return rows[0] && this.map.distribution(rows[0]);
+  }
+
+  async createDistribution(d: Distribution): Promise<void> {
+    const ts = this.tx.dialect.timestampToDb;
+    await this.tx.run(
+      `INSERT INTO distributions (id, rule_id, variant_id, rollout, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      [d.id, d.ruleId, d.variantId, d.rollout, ts(d.createdAt), ts(d.updatedAt)],
+    );
+  }
+
+  async updateDistribution(u: DistributionUpdate): Promise<void> {
+    await this.tx.run(
+      `UPDATE distributions SET rollout = ?, variant_id = ?, updated_at = ? WHERE id = ? AND rule_id = ?`,
+      [u.rollout, u.variantId, this.tx.dialect.timestampToDb(u.updatedAt), u.id, u.ruleId],
+    );
+  }
+
+  async deleteDistribution(ruleId: string, id: string, variantId: string): Promise<void> {
+    await this.tx.run(`DELETE FROM distributions WHERE id = ? AND rule_id = ? AND variant_id = ?`, [
+      id,
+      ruleId,
+      variantId,
+    ]);
+  }
+
+  private async insertSegments(
+    ruleId: string,
+    namespaceKey: string,
+    keys: readonly string[],
+  ): Promise<void> {
+    for (const [position, key] of keys.entries()) {
+      await this.tx.run(
+        `INSERT INTO rule_segments (rule_id, namespace_key, segment_key, position) VALUES (?, ?, ?, ?)`,
+        [ruleId, namespaceKey, key, position],
+      );
+    }
+  }
+}

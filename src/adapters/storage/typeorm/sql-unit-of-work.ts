@@ -1,0 +1,59 @@
+import type { Clock, IdGenerator, Repositories, UnitOfWork, WriteScope } from '../../../ports';
+import { RowMapper } from './row-mappers';
+import { SqlFlagRepository } from './sql-flag-repository';
+import { SqlNamespaceRepository } from './sql-namespace-repository';
+import { SqlRolloutRepository } from './sql-rollout-repository';
+import { SqlRuleRepository } from './sql-rule-repository';
+import { SqlSegmentRepository } from './sql-segment-repository';
+import type { SqlSession, Tx } from './sql-session';
+
+export interface SqlUnitOfWorkDeps {
+  /** Stamps `namespaces.state_modified_at`. */
+  readonly clock: Clock;
+  /** Names rows that only this adapter sees (a rollout's segment and threshold rows). */
+  readonly ids: IdGenerator;
+}
+
+/**
+ * A unit of work is one transaction. A write's first statement bumps the namespace's
+ * version: the row lock this takes serializes the writers of a namespace, which is what makes
+ * the domain's check-then-write rules (rank uniqueness, "in use") safe under concurrency.
+ */
+export class SqlUnitOfWork implements UnitOfWork {
+  private readonly map: RowMapper;
+
+  constructor(
+    private readonly session: SqlSession,
+    private readonly deps: SqlUnitOfWorkDeps,
+  ) {
+    this.map = new RowMapper(session.dialect);
+  }
+
+  read<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.session.read((tx) => work(this.repositories(tx)));
+  }
+
+  write<T>(
+    namespaceKey: string,
+    work: (repos: Repositories, scope: WriteScope) => Promise<T>,
+  ): Promise<T> {
+    return this.session.write(async (tx) => {
+      const affected = await tx.run(
+        `UPDATE namespaces SET "version" = "version" + 1, state_modified_at = ? WHERE "key" = ?`,
+        [tx.dialect.timestampToDb(this.deps.clock.now()), namespaceKey],
+      );
+      return work(this.repositories(tx), { namespaceExists: affected > 0 });
+    });
+  }
+
+  private repositories(tx: Tx): Repositories {
+    const map = this.map;
+    return {
+      namespaces: new SqlNamespaceRepository(tx, map),
+      flags: new SqlFlagRepository(tx, map),
+      segments: new SqlSegmentRepository(tx, map),
+      rules: new SqlRuleRepository(tx, map),
+      rollouts: new SqlRolloutRepository(tx, map, this.deps.ids),
+    };
+  }
+}

@@ -1,0 +1,2 @@
+export * from './config-store';
+export type { ConfigContext } from './context';
