@@ -4,7 +4,8 @@ import { createManagementService } from '../../src/domain/services/management-se
 import type { ManagementApi } from '../../src/domain/services/api';
 import { createDataSource } from '../../src/adapters/storage/typeorm/data-source';
 import { runMigrations } from '../../src/adapters/storage/typeorm/run-migrations';
-import { TypeormStore } from '../../src/adapters/storage/typeorm/typeorm-store';
+import { SqlStorage } from '../../src/adapters/storage/typeorm/sql-storage';
+import { ConfigStore } from '../../src/domain/services/config';
 import { SequentialIds, TickingClock } from '../support/fixtures';
 import {
   createIsolatedDatabase,
@@ -25,7 +26,7 @@ const textOf = (bytes: number): string => 'é'.repeat(Math.floor(bytes / 2)) + '
 for (const backend of enabledSqlBackends()) {
   describe(`size limits on ${backend.name}`, () => {
     let db: IsolatedDatabase;
-    let store: TypeormStore;
+    let store: SqlStorage;
     let api: ManagementApi;
 
     beforeAll(async () => {
@@ -33,11 +34,13 @@ for (const backend of enabledSqlBackends()) {
       const dataSource = createDataSource(db.url);
       await dataSource.initialize();
       await runMigrations(dataSource);
-      store = new TypeormStore(dataSource, {
-        clock: new TickingClock(Date.now()),
-        ids: new SequentialIds(),
+      const clock = new TickingClock(Date.now());
+      const ids = new SequentialIds();
+      store = new SqlStorage(dataSource, { clock, ids });
+      api = createManagementService({
+        config: new ConfigStore({ unitOfWork: store.unitOfWork, clock, ids }),
+        notifier: { namespaceChanged: () => undefined },
       });
-      api = createManagementService({ store, notifier: { namespaceChanged: () => undefined } });
     });
 
     afterAll(async () => {

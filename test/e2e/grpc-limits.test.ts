@@ -6,6 +6,7 @@ import {
 } from '../../src/adapters/grpc/server';
 import { MAX_ERROR_MESSAGE_BYTES } from '../../src/adapters/status';
 import { InMemoryStore } from '../../src/adapters/storage/memory/in-memory-store';
+import { ConfigStore } from '../../src/domain/services/config';
 import { SystemClock } from '../../src/adapters/system/clock';
 import { RandomIdGenerator } from '../../src/adapters/system/ids';
 import { createManagementService } from '../../src/domain/services/management-service';
@@ -23,9 +24,13 @@ let flipt: ReturnType<typeof clientFor>;
 
 beforeAll(async () => {
   const ids = new RandomIdGenerator();
-  const store = new InMemoryStore({ clock: new SystemClock(), ids });
+  const clock = new SystemClock();
+  const store = new InMemoryStore({ clock });
   server = createGrpcServer({
-    management: createManagementService({ store, notifier: { namespaceChanged: () => undefined } }),
+    management: createManagementService({
+      config: new ConfigStore({ unitOfWork: store.unitOfWork, clock, ids }),
+      notifier: { namespaceChanged: () => undefined },
+    }),
     health: new FakeHealth(),
     logger: memoryLogger(),
     ids: sequentialIds(),
