@@ -188,7 +188,8 @@ export async function startVexil({
                 detail,
               });
             else logger.info('database reachable again');
-            health.set('SERVING', stale ? detail : undefined);
+            // Read at every look, so the outage's age in the detail counts up.
+            health.set('SERVING', stale ? () => snapshots.freshness().detail ?? detail : undefined);
           },
         },
         caching: caching && {

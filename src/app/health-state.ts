@@ -1,21 +1,28 @@
 import type { HealthReporter, HealthSnapshot, ServingStatus } from '../ports';
 
+/** A detail fixed when set, or read anew on every look (e.g. how long an outage has lasted). */
+export type HealthDetail = string | (() => string | undefined);
+
 export class HealthState implements HealthReporter {
-  private snapshot: HealthSnapshot;
+  private status: ServingStatus;
+  private detail: HealthDetail | undefined;
   private readonly listeners = new Set<(s: HealthSnapshot) => void>();
 
-  constructor(status: ServingStatus, detail?: string) {
-    this.snapshot = detail === undefined ? { status } : { status, detail };
+  constructor(status: ServingStatus, detail?: HealthDetail) {
+    this.status = status;
+    this.detail = detail;
   }
 
   current(): HealthSnapshot {
-    return this.snapshot;
+    const detail = typeof this.detail === 'function' ? this.detail() : this.detail;
+    return detail === undefined ? { status: this.status } : { status: this.status, detail };
   }
 
-  set(status: ServingStatus, detail?: string): void {
-    const next: HealthSnapshot = detail === undefined ? { status } : { status, detail };
-    if (next.status === this.snapshot.status && next.detail === this.snapshot.detail) return;
-    this.snapshot = next;
+  set(status: ServingStatus, detail?: HealthDetail): void {
+    if (status === this.status && detail === this.detail) return;
+    this.status = status;
+    this.detail = detail;
+    const next = this.current();
     for (const listener of this.listeners) listener(next);
   }
 

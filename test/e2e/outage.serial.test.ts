@@ -138,6 +138,7 @@ run('outages under a running instance (caching on, Redis backend)', () => {
     const writeMs: number[] = [];
     let writeMessage = '';
     let healthDuring: Reply | undefined;
+    const outageAges: number[] = [];
     while (performance.now() - outageStart < OUTAGE_MS) {
       const w = await toggle(vexil.url, ns, false);
       writeMs.push(w.ms);
@@ -145,6 +146,8 @@ run('outages under a running instance (caching on, Redis backend)', () => {
       expect(w.body['code']).toBe(14);
       writeMessage = String(w.body['message']);
       healthDuring = await call(vexil.url, 'GET', '/health');
+      const age = /for (\d+)s/.exec(String(healthDuring.body['detail'] ?? ''));
+      if (age !== null) outageAges.push(Number(age[1]));
       await new Promise((r) => setTimeout(r, 2000));
     }
     await pg.start();
@@ -173,6 +176,7 @@ run('outages under a running instance (caching on, Redis backend)', () => {
           writeFailMsMax: Math.round(Math.max(...writeMs)),
           writeMessage,
           healthDuring: healthDuring?.body,
+          outageAgesSeen: outageAges,
           staleLogged,
           writesWorkAgainAfterMs: Math.round(recoveryMs),
         }),
@@ -182,6 +186,11 @@ run('outages under a running instance (caching on, Redis backend)', () => {
     expect(Math.max(...writeMs)).toBeLessThanOrEqual(2000);
     expect(writeMessage).toMatch(/postgres|storage|database/i);
     expect(healthDuring?.status).toBe(200);
+    // The detail's age grows with the outage (it is read at every look, not when it began).
+    expect(outageAges.length).toBeGreaterThan(1);
+    expect(Math.max(...outageAges) - Math.min(...outageAges)).toBeGreaterThanOrEqual(
+      OUTAGE_MS / 1000 - 6,
+    );
     expect(staleLogged).toBe(true);
     expect(recovered?.status).toBe(200);
     for (const key of acknowledged) expect(present.has(key)).toBe(true);

@@ -16,6 +16,24 @@ describe('health state', () => {
     expect(seen).toEqual(['SERVING:']);
     expect(h.current()).toEqual({ status: 'NOT_SERVING', detail: 'stopping' });
   });
+
+  it('reads a detail given as a function each time, so an outage age counts up', () => {
+    let seconds = 0;
+    const h = new HealthState('SERVING');
+    const seen: Array<string | undefined> = [];
+    h.subscribe((s) => seen.push(s.detail));
+    h.set('SERVING', () => `serving last known good snapshots for ${seconds}s`);
+    expect(h.current().detail).toBe('serving last known good snapshots for 0s');
+    seconds = 42;
+    expect(h.current()).toEqual({
+      status: 'SERVING',
+      detail: 'serving last known good snapshots for 42s',
+    });
+    // Setting the same provider again is no change; clearing it is one.
+    h.set('SERVING');
+    expect(h.current()).toEqual({ status: 'SERVING' });
+    expect(seen).toEqual(['serving last known good snapshots for 0s', undefined]);
+  });
 });
 
 describe('deferred service', () => {
