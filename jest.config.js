@@ -9,7 +9,10 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '\\.serial\\.test\\.ts$'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+    '/@opentelemetry/otlp-exporter-base/.+\\.js$':
+      '<rootDir>/test/support/node-builtin-import-transform.js',
   },
+  transformIgnorePatterns: ['/node_modules/(?!@opentelemetry/otlp-exporter-base/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,
   // Suites share databases per backend; run them one file at a time per worker.

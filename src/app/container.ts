@@ -23,6 +23,7 @@ import {
   traceMethods,
 } from '../adapters/telemetry/tracing';
 import type { HttpRoute } from '../adapters/http';
+import { protocolForEndpoint } from '../adapters/telemetry/otlp-exporters';
 import { createCaching, type CachingAdapters } from '../adapters/cache';
 
 export interface VexilServer {
@@ -53,20 +54,17 @@ export async function startVexil({
 }: StartOptions): Promise<VexilServer> {
   const tracing = startTracing({
     enabled: config.tracing.enabled,
+    protocol:
+      config.tracing.otlp.protocol === 'auto'
+        ? protocolForEndpoint(config.tracing.otlp.endpoint)
+        : config.tracing.otlp.protocol,
     endpoint: config.tracing.otlp.endpoint,
     headers: config.tracing.otlp.headers,
     samplingRatio: config.tracing.sampling_ratio,
     serviceName: 'vexil',
     serviceVersion: version,
-    onExportFailure: (error, failedExports) =>
-      logger.warn('tracing: spans could not be exported and were dropped', {
-        error: error.message,
-        failedExports,
-      }),
-    onSpansDropped: (count) =>
-      logger.warn('tracing: spans were dropped, more were waiting for export than it keeps', {
-        droppedSpans: count,
-      }),
+    onProblem: (message) =>
+      logger.warn('tracing: the OpenTelemetry SDK reported a problem', { message }),
   });
   const metrics = createMetrics({ enabled: config.metrics.enabled });
   const clock = new SystemClock();

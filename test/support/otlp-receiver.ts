@@ -1,13 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { encodeOtlpJson } from '../../src/adapters/telemetry/otlp-json';
+import * as grpc from '@grpc/grpc-js';
 
 /**
- * A minimal OTLP/HTTP trace receiver for tests: accepts POST /v1/traces with an
- * ExportTraceServiceRequest as JSON (application/json) or protobuf
- * (application/x-protobuf) and keeps the spans, with ids as lower-case hex.
+ * A minimal OTLP trace receiver for tests: accepts an ExportTraceServiceRequest over HTTP
+ * (POST /v1/traces, as JSON or protobuf) and over gRPC (TraceService/Export), and keeps the
+ * spans, with ids as lower-case hex.
  */
 
 export type AttributeValue = string | number | boolean | null;
@@ -35,6 +33,8 @@ export interface ReceivedRequest {
 export interface OtlpReceiver {
   /** Base URL to configure as the exporter endpoint (the receiver serves `/v1/traces`). */
   readonly endpoint: string;
+  /** `http://127.0.0.1:<port>` of the OTLP/gRPC service (plain text). */
+  readonly grpcEndpoint: string;
   readonly spans: ReceivedSpan[];
   readonly requests: ReceivedRequest[];
   /** Resolves once `predicate` holds for the spans received so far. */
@@ -43,33 +43,6 @@ export interface OtlpReceiver {
     timeoutMs?: number,
   ): Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * What a fresh receiver reads from Vexil's OTLP/JSON encoding of `spans` and from the
- * OpenTelemetry reference encoder's, posted one after the other. Throws unless each POST gets
- * 200.
- */
-export async function receiveOursAndReference(
-  spans: ReadableSpan[],
-): Promise<{ ours: ReceivedSpan[]; reference: ReceivedSpan[] }> {
-  const receiver = await startOtlpReceiver();
-  try {
-    const received: ReceivedSpan[][] = [];
-    for (const body of [encodeOtlpJson(spans), JsonTraceSerializer.serializeRequest(spans)!]) {
-      const res = await fetch(`${receiver.endpoint}/v1/traces`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
-      if (res.status !== 200) throw new Error(`receiver answered ${res.status}`);
-      received.push(receiver.spans.splice(0));
-    }
-    const [ours = [], reference = []] = received;
-    return { ours, reference };
-  } finally {
-    await receiver.close();
-  }
 }
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
@@ -112,8 +85,48 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
+  const grpcServer = new grpc.Server();
+  const bytes = (b: Buffer): Buffer => b;
+  grpcServer.addService(
+    {
+      export: {
+        path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: bytes,
+        requestDeserialize: bytes,
+        responseSerialize: bytes,
+        responseDeserialize: bytes,
+      },
+    },
+    {
+      export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, done: grpc.sendUnaryData<Buffer>) => {
+        try {
+          spans.push(...fromProtobuf(call.request));
+        } catch (err) {
+          done({ code: grpc.status.INVALID_ARGUMENT, details: String(err) });
+          return;
+        }
+        const headers: IncomingHttpHeaders = {};
+        for (const [key, value] of Object.entries(call.metadata.getMap())) {
+          headers[key] = String(value);
+        }
+        requests.push({ contentType: 'application/grpc', headers });
+        for (const wake of waiters) wake();
+        // An empty ExportTraceServiceResponse.
+        done(null, Buffer.alloc(0));
+      },
+    },
+  );
+  const grpcPort = await new Promise<number>((resolve, reject) =>
+    grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    grpcEndpoint: `http://127.0.0.1:${grpcPort}`,
     spans,
     requests,
     waitFor: (predicate, timeoutMs = 10_000) =>
@@ -134,11 +147,13 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         };
         waiters.add(check);
       }),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      grpcServer.forceShutdown();
+      await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((err) => (err ? reject(err) : resolve()));
-      }),
+      });
+    },
   };
 }
 

@@ -6,7 +6,7 @@ import {
   callerTraceId,
   extractGrpcContext,
   finishGrpcServerSpan,
-  runInAsyncContext,
+  runInContext,
   startServerSpan,
   traceIdOf,
 } from '../telemetry/tracing';
@@ -137,7 +137,7 @@ export function wrapUnary<Req, Res>(
       return handler(call.request, { method, requestId, metadata: call.metadata, authentication });
     };
 
-    (server === undefined ? run() : runInAsyncContext(server.context, run)).then(
+    (server === undefined ? run() : runInContext(server.context, run)).then(
       (response) => {
         finish(grpc.status.OK);
         callback(null, response);

@@ -5,7 +5,6 @@ import type { HealthReporter, IdGenerator, Logger } from '../../ports';
 import { requestFinisher, type HttpRecorder } from './access-log';
 import {
   callerTraceId,
-  enterAsyncContext,
   extractHttpContext,
   runInContext,
   startServerSpan,
@@ -154,37 +153,23 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
   };
 
   if (!tracing) return dispatch;
-  // With tracing on, a traced request runs inside its server span (W3C trace-context from
-  // the caller's headers), so evaluation and storage spans become its children. One that is
-  // not traced (the sampling decision, taken first) is served exactly as without tracing.
-  const serveUntraced = (req: IncomingMessage, res: ServerResponse): void => {
-    const traceId = callerTraceId(req.headers['traceparent']);
-    dispatch(req, res, traceId === undefined ? undefined : { callerTraceId: traceId });
-  };
-  const serveTraced = (req: IncomingMessage, res: ServerResponse, parent: Context): void => {
+  // With tracing on, the sampler decides first (the caller's traceparent, else the ratio). A
+  // traced request runs inside its server span, so evaluation and storage spans become its
+  // children; one that is not traced is served exactly as without tracing.
+  return (req, res) => {
     const method = req.method ?? 'GET';
-    const server = startServerSpan(method, { 'http.request.method': method }, parent);
+    const server = startServerSpan(
+      method,
+      { 'http.request.method': method },
+      extractHttpContext(req.headers),
+    );
     if (server === undefined) {
-      // Tracing was shut down since the request was sampled.
-      serveUntraced(req, res);
+      const traceId = callerTraceId(req.headers['traceparent']);
+      dispatch(req, res, traceId === undefined ? undefined : { callerTraceId: traceId });
       return;
     }
     const trace: RequestTrace = { span: server.span, context: server.context };
-    if (directRoute(req) !== undefined) {
-      // Its answer is computed synchronously once the body is in (re-entering this context
-      // there): nothing needs the context carried across awaits.
-      runInContext(server.context, () => dispatch(req, res, trace));
-      return;
-    }
-    const release = enterAsyncContext(server.context, () => dispatch(req, res, trace));
-    res.once('close', release);
-  };
-  // The traced path is a function of its own, so that its closures and objects cost the
-  // requests that are not traced nothing (see traceMethods).
-  return (req, res) => {
-    const parent = extractHttpContext(req.headers);
-    if (parent === undefined) serveUntraced(req, res);
-    else serveTraced(req, res, parent);
+    runInContext(server.context, () => dispatch(req, res, trace));
   };
 }
 

@@ -1,8 +1,8 @@
 import {
   context,
-  INVALID_SPAN_CONTEXT,
+  diag,
+  DiagLogLevel,
   isSpanContextValid,
-  TraceFlags,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
@@ -14,29 +14,36 @@ import {
   type TextMapGetter,
   type Tracer,
 } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import { HybridContextManager } from './async-context-manager';
-import { contextWithSpan, LeanTracerProvider } from './lean-tracer';
-import { OtlpJsonExporter } from './otlp-exporter';
-import { EncodingSpanBatcher } from './span-batcher';
+import { createOtlpExporter, type OtlpProtocol } from './otlp-exporters';
 
 export interface TracingOptions {
   readonly enabled: boolean;
-  /** OTLP/HTTP base URL, e.g. http://collector:4318; spans go to `<endpoint>/v1/traces`. */
+  /** How spans travel: OTLP over HTTP (protobuf or JSON) or over gRPC. */
+  readonly protocol: OtlpProtocol;
+  /**
+   * The collector: for OTLP/HTTP a base URL (spans go to `<endpoint>/v1/traces`), for gRPC
+   * `http://host:port` (plain), `https://host:port` (TLS) or `host:port`.
+   */
   readonly endpoint: string;
   readonly headers: Readonly<Record<string, string>>;
-  /** Share of new traces sampled, 0..1; a sampled parent is always followed. */
+  /** Share of new traces sampled, 0..1; a caller's sampling decision is always followed. */
   readonly samplingRatio: number;
   readonly serviceName: string;
   readonly serviceVersion: string;
   /** How long spans wait in the batch before export (default 5000 ms). */
   readonly exportDelayMillis?: number;
-  /** Told when spans could not be exported (throttled: see OtlpJsonExporterOptions). */
-  readonly onExportFailure?: (error: Error, failedExports: number) => void;
-  /** Told when ended spans were dropped because too many waited for export (throttled). */
-  readonly onSpansDropped?: (count: number) => void;
+  /** Told what the SDK reports as going wrong (an export that failed, spans dropped). */
+  readonly onProblem?: (message: string) => void;
 }
 
 export interface Tracing {
@@ -66,14 +73,11 @@ const TRACER_NAME = 'vexil';
 
 /** Set while tracing is started; every helper short-circuits on undefined. */
 let activeTracer: Tracer | undefined;
-let activeContextManager: HybridContextManager | undefined;
-/** tracing.sampling_ratio of the started tracer. */
-let samplingRatio = 1;
-
-const NOOP_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 /**
- * Starts OTLP trace export when enabled. Disabled, nothing is registered: the returned
+ * Starts the OpenTelemetry SDK when enabled: a parent-based ratio sampler, a batch span
+ * processor and the OTLP exporter for `protocol`, registered globally with W3C trace-context
+ * propagation and AsyncLocalStorage context. Disabled, nothing is registered: the returned
  * tracer is the API's no-op and every helper in this module returns at its first line.
  */
 export function startTracing(options: TracingOptions): Tracing {
@@ -87,30 +91,41 @@ export function startTracing(options: TracingOptions): Tracing {
   }
   if (activeTracer !== undefined) throw new Error('tracing is already started');
 
-  const exporter = new OtlpJsonExporter({
-    url: tracesUrl(options.endpoint),
-    headers: options.headers,
-    userAgent: `${options.serviceName}/${options.serviceVersion}`,
-    ...(options.onExportFailure === undefined ? {} : { onFailure: options.onExportFailure }),
-  });
-  exporter.start();
   const ratio = Math.min(1, Math.max(0, options.samplingRatio));
-  // Whether a request is traced is decided where it arrives (see extractHttpContext), before
-  // any span exists, so the tracer samples every root SERVER span it is asked to start; other
-  // root spans (work outside any request) follow the ratio.
-  const provider = new LeanTracerProvider({
+  const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: options.serviceName,
       [ATTR_SERVICE_VERSION]: options.serviceVersion,
     }),
-    samplingRatio: ratio,
-    processor: new EncodingSpanBatcher(exporter, {
-      delayMillis: options.exportDelayMillis ?? 5000,
-      ...(options.onSpansDropped === undefined ? {} : { onDropped: options.onSpansDropped }),
-    }),
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
+    spanProcessors: [
+      new BatchSpanProcessor(
+        createOtlpExporter({
+          protocol: options.protocol,
+          endpoint: options.endpoint,
+          headers: options.headers,
+        }),
+        { scheduledDelayMillis: options.exportDelayMillis ?? 5000 },
+      ),
+    ],
   });
 
-  const contextManager = new HybridContextManager();
+  const onProblem = options.onProblem;
+  if (onProblem !== undefined) {
+    const report = (message: string, ...args: unknown[]): void =>
+      onProblem([message, ...args.map(describe)].join(' '));
+    diag.setLogger(
+      {
+        error: report,
+        warn: report,
+        info: () => undefined,
+        debug: () => undefined,
+        verbose: () => undefined,
+      },
+      { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+    );
+  }
+  const contextManager = new AsyncLocalStorageContextManager().enable();
   const registered =
     context.setGlobalContextManager(contextManager) &&
     propagation.setGlobalPropagator(new W3CTraceContextPropagator()) &&
@@ -121,8 +136,6 @@ export function startTracing(options: TracingOptions): Tracing {
   }
   const tracer = provider.getTracer(TRACER_NAME, options.serviceVersion);
   activeTracer = tracer;
-  activeContextManager = contextManager;
-  samplingRatio = ratio;
 
   let stopped: Promise<void> | undefined;
   return {
@@ -131,26 +144,25 @@ export function startTracing(options: TracingOptions): Tracing {
     forceFlush: () => provider.forceFlush(),
     shutdown: () =>
       (stopped ??= provider.shutdown().finally(() => {
-        if (activeTracer === tracer) {
-          activeTracer = undefined;
-          activeContextManager = undefined;
-        }
+        if (activeTracer === tracer) activeTracer = undefined;
         unregisterGlobals();
         contextManager.disable();
       })),
   };
 }
 
+const describe = (value: unknown): string =>
+  value instanceof Error
+    ? value.message
+    : typeof value === 'string'
+      ? value
+      : JSON.stringify(value);
+
 function unregisterGlobals(): void {
   trace.disable();
   propagation.disable();
   context.disable();
-}
-
-/** `<endpoint>/v1/traces`, unless the endpoint already names that path. */
-export function tracesUrl(endpoint: string): string {
-  const base = endpoint.replace(/\/+$/, '');
-  return base.endsWith('/v1/traces') ? base : `${base}/v1/traces`;
+  diag.disable();
 }
 
 export function tracingActive(): boolean {
@@ -168,33 +180,13 @@ const headerGetter: TextMapGetter<HeaderBag> = {
 };
 
 /**
- * Whether a request arriving now is traced, decided before any span exists: a caller's valid
- * `traceparent` decides by its sampled flag (the trace is the caller's), otherwise the
- * sampling ratio does. Returns the context to start the server span in (holding the remote
- * parent, if any), or undefined when the request is not traced: it then costs no span, no
- * ids and no context switch.
- */
-function edgeDecision(extracted: Context | undefined): Context | undefined {
-  if (extracted !== undefined) {
-    const parent = trace.getSpanContext(extracted);
-    if (parent !== undefined && isSpanContextValid(parent)) {
-      return (parent.traceFlags & TraceFlags.SAMPLED) !== 0 ? extracted : undefined;
-    }
-  }
-  return samplingRatio >= 1 || Math.random() < samplingRatio ? ROOT_CONTEXT : undefined;
-}
-
-/**
- * The context to trace an HTTP request in (its `traceparent` / `tracestate` remote parent;
- * node:http lower-cases header names), or undefined when it is not traced (see edgeDecision).
+ * The parent context of an HTTP request: the caller's `traceparent` / `tracestate` (node:http
+ * lower-cases header names), or the root context. Undefined when tracing is off.
  */
 export function extractHttpContext(headers: HeaderBag): Context | undefined {
   if (activeTracer === undefined) return undefined;
-  return edgeDecision(
-    headers['traceparent'] === undefined
-      ? undefined
-      : propagation.extract(ROOT_CONTEXT, headers, headerGetter),
-  );
+  if (headers['traceparent'] === undefined) return ROOT_CONTEXT;
+  return propagation.extract(ROOT_CONTEXT, headers, headerGetter);
 }
 
 /** Anything with grpc-js Metadata's `get`. */
@@ -210,6 +202,13 @@ const metadataGetter: TextMapGetter<MetadataLike> = {
   },
 };
 
+/** As extractHttpContext, from `traceparent` / `tracestate` call metadata. */
+export function extractGrpcContext(metadata: MetadataLike): Context | undefined {
+  if (activeTracer === undefined) return undefined;
+  if (metadata.get('traceparent').length === 0) return ROOT_CONTEXT;
+  return propagation.extract(ROOT_CONTEXT, metadata, metadataGetter);
+}
+
 /**
  * The trace id a caller's `traceparent` names (sampled or not), for the access line of a
  * request that is not traced here; undefined when absent or malformed.
@@ -224,21 +223,12 @@ export function callerTraceId(traceparent: unknown): string | undefined {
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}(?:$|-)/;
 const ZERO_TRACE_ID = '0'.repeat(32);
 
-/** As extractHttpContext, from `traceparent` / `tracestate` call metadata. */
-export function extractGrpcContext(metadata: MetadataLike): Context | undefined {
-  if (activeTracer === undefined) return undefined;
-  return edgeDecision(
-    metadata.get('traceparent').length === 0
-      ? undefined
-      : propagation.extract(ROOT_CONTEXT, metadata, metadataGetter),
-  );
-}
-
 /**
  * Starts a SERVER span under `parentContext` (from extractHttpContext / extractGrpcContext)
  * for a request whose end is signalled later (an HTTP response's `close`); run the handler
  * with `runInContext(server.context, ...)` and end it with `finishHttpServerSpan` /
- * `finishGrpcServerSpan`. Undefined when tracing is off or the request is not traced.
+ * `finishGrpcServerSpan`. Undefined when tracing is off or the sampler did not sample the
+ * request: it is then served with no span and no context.
  */
 export function startServerSpan(
   name: string,
@@ -247,37 +237,17 @@ export function startServerSpan(
 ): ServerSpan | undefined {
   if (activeTracer === undefined || parentContext === undefined) return undefined;
   const span = activeTracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
-  return { span, context: contextWithSpan(parentContext, span) };
+  if (!span.isRecording()) return undefined;
+  return { span, context: trace.setSpan(parentContext, span) };
 }
 
 /**
- * Runs `fn` with `ctx` active for its synchronous run (a no-op wrapper when tracing is off).
- * Work it leaves pending keeps the context only inside runInAsyncContext.
+ * Runs `fn` with `ctx` active, for its synchronous run and everything it leaves pending
+ * (AsyncLocalStorage); a plain call when tracing is off.
  */
 export function runInContext<T>(ctx: Context, fn: () => T): T {
-  const manager = activeContextManager;
-  if (manager === undefined) return fn();
-  return manager.with(ctx, fn);
-}
-
-/** Runs `fn` with `ctx` active across all its awaits, until its promise settles. */
-export function runInAsyncContext<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
-  const manager = activeContextManager;
-  if (activeTracer === undefined || manager === undefined) return fn();
-  return manager.runAsync(ctx, fn);
-}
-
-/**
- * As runInAsyncContext for work whose end is signalled rather than awaited: call the
- * returned function once it is over (an HTTP response's 'close').
- */
-export function enterAsyncContext(ctx: Context, fn: () => void): () => void {
-  const manager = activeContextManager;
-  if (activeTracer === undefined || manager === undefined) {
-    fn();
-    return () => undefined;
-  }
-  return manager.enterAsync(ctx, fn).release;
+  if (activeTracer === undefined) return fn();
+  return context.with(ctx, fn);
 }
 
 /**
@@ -308,10 +278,16 @@ export function finishGrpcServerSpan(span: Span, code: number, message?: string)
   span.end();
 }
 
+const NOOP_SPAN: Span = trace.wrapSpanContext({
+  traceId: '0'.repeat(32),
+  spanId: '0'.repeat(16),
+  traceFlags: 0,
+});
+
 /**
- * Runs `fn` inside a SERVER span whose parent is `parentContext` (undefined: the request is
- * not traced, `fn` gets the no-op span), with its context carried across `fn`'s awaits;
- * ends it when `fn` settles.
+ * Runs `fn` inside a SERVER span whose parent is `parentContext` (undefined, or a request the
+ * sampler does not sample: `fn` gets a no-op span), with its context carried across `fn`'s
+ * awaits; ends it when `fn` settles.
  */
 export function withServerSpan<T>(
   name: string,
@@ -319,47 +295,14 @@ export function withServerSpan<T>(
   parentContext: Context | undefined,
   fn: (span: Span) => T,
 ): T {
-  const manager = activeContextManager;
-  if (activeTracer === undefined || manager === undefined || parentContext === undefined) {
-    return fn(NOOP_SPAN);
-  }
-  const span = activeTracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parentContext);
-  const done = (error?: unknown): void => endSpan(span, error);
-  let entered: { result: T; release: () => void };
-  try {
-    entered = manager.enterAsync(contextWithSpan(parentContext, span), () => fn(span));
-  } catch (err) {
-    done(err);
-    throw err;
-  }
-  const { result, release } = entered;
-  if (isPromiseLike(result)) {
-    return result.then(
-      (value) => {
-        release();
-        done();
-        return value;
-      },
-      (err: unknown) => {
-        release();
-        done(err);
-        throw err;
-      },
-    ) as T;
-  }
-  release();
-  done();
-  return result;
+  const server = startServerSpan(name, attributes, parentContext);
+  if (server === undefined) return fn(NOOP_SPAN);
+  return runSpan(server.span, server.context, fn);
 }
 
 /** True while a span that is recorded (a traced request's) is active. */
 function insideRecordedSpan(): boolean {
-  const manager = activeContextManager;
-  if (manager === undefined) return false;
-  // Outside any traced work the active context is the root one (the common case).
-  const active = manager.active();
-  if (active === ROOT_CONTEXT) return false;
-  const span = trace.getSpan(active);
+  const span = trace.getActiveSpan();
   return span !== undefined && span.isRecording();
 }
 
@@ -375,9 +318,8 @@ export function withChildSpan<T>(
   fn: (span: Span) => T,
 ): T {
   const tracer = activeTracer;
-  const manager = activeContextManager;
-  if (tracer === undefined || manager === undefined) return fn(NOOP_SPAN);
-  const parent = manager.active();
+  if (tracer === undefined) return fn(NOOP_SPAN);
+  const parent = context.active();
   const parentSpan = trace.getSpan(parent);
   // fn runs in the parent's context, so log lines keep the parent's trace id (if any).
   if (parentSpan === undefined || !parentSpan.isRecording()) return fn(parentSpan ?? NOOP_SPAN);
@@ -389,18 +331,13 @@ export function withChildSpan<T>(
     },
     parent,
   );
-  return runSpan(manager, span, contextWithSpan(parent, span), fn);
+  return runSpan(span, trace.setSpan(parent, span), fn);
 }
 
-function runSpan<T>(
-  manager: HybridContextManager,
-  span: Span,
-  ctx: Context,
-  fn: (span: Span) => T,
-): T {
+function runSpan<T>(span: Span, ctx: Context, fn: (span: Span) => T): T {
   let result: T;
   try {
-    result = manager.with(ctx, fn, undefined, span);
+    result = context.with(ctx, fn, undefined, span);
   } catch (err) {
     endSpan(span, err);
     throw err;
@@ -441,9 +378,8 @@ function isPromiseLike<T>(value: T): value is T & PromiseLike<Awaited<T>> {
 
 /** The trace id of the active span, for log lines; undefined when tracing is off or outside a span. */
 export function currentTraceId(): string | undefined {
-  const manager = activeContextManager;
-  if (manager === undefined) return undefined;
-  const sc = trace.getSpanContext(manager.active());
+  if (activeTracer === undefined) return undefined;
+  const sc = trace.getSpanContext(context.active());
   return sc !== undefined && isSpanContextValid(sc) ? sc.traceId : undefined;
 }
 
@@ -457,9 +393,8 @@ export function traceIdOf(span: Span): string | undefined {
 }
 
 export function currentSpanId(): string | undefined {
-  const manager = activeContextManager;
-  if (manager === undefined) return undefined;
-  const sc = trace.getSpanContext(manager.active());
+  if (activeTracer === undefined) return undefined;
+  const sc = trace.getSpanContext(context.active());
   return sc !== undefined && isSpanContextValid(sc) ? sc.spanId : undefined;
 }
 
@@ -555,16 +490,11 @@ function recordAnswered(
     failure = { error };
   }
   const tracer = activeTracer;
-  const manager = activeContextManager;
-  if (
-    (result !== undefined || failure !== undefined) &&
-    tracer !== undefined &&
-    manager !== undefined
-  ) {
+  if ((result !== undefined || failure !== undefined) && tracer !== undefined) {
     const span = tracer.startSpan(
       name,
       { kind: SpanKind.INTERNAL, attributes, startTime },
-      manager.active(),
+      context.active(),
     );
     if (failure === undefined && resultAttributes !== undefined) {
       span.setAttributes(resultAttributes(result));

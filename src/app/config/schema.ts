@@ -245,10 +245,28 @@ const schemaDefinition = {
     enabled: { doc: 'Serve Prometheus metrics at /metrics.', format: 'bool', default: true },
   },
   tracing: {
-    enabled: { doc: 'Export traces over OTLP/HTTP.', format: 'bool', default: false },
-    sampling_ratio: { doc: 'Share of traces sampled, 0 to 1.', format: 'ratio', default: 1 },
+    enabled: { doc: 'Export traces over OTLP.', format: 'bool', default: false },
+    exporter: {
+      doc: "Trace exporter; only otlp (Flipt's key, so its configuration files load).",
+      format: ['otlp'],
+      default: 'otlp',
+    },
+    sampling_ratio: {
+      doc: 'Share of new traces sampled, 0 to 1; a caller’s sampling decision is always followed.',
+      format: 'ratio',
+      default: 1,
+    },
     otlp: {
-      endpoint: { doc: 'OTLP/HTTP endpoint.', format: String, default: 'http://localhost:4318' },
+      endpoint: {
+        doc: 'Collector: an http(s):// base URL for OTLP/HTTP (spans go to <endpoint>/v1/traces), or grpc://host:port, host:port or https://host:port for OTLP/gRPC.',
+        format: String,
+        default: 'http://localhost:4318',
+      },
+      protocol: {
+        doc: 'auto (from the endpoint, as Flipt: http(s):// is OTLP/HTTP protobuf, grpc:// or host:port is gRPC), http/protobuf, http/json or grpc.',
+        format: ['auto', 'http/protobuf', 'http/json', 'grpc'],
+        default: 'auto',
+      },
       headers: {
         doc: 'Headers sent with every export (env: k1=v1,k2=v2).',
         format: 'string-map',

@@ -45,7 +45,12 @@ export interface VexilConfig {
   metrics: { enabled: boolean };
   tracing: {
     enabled: boolean;
+    exporter: 'otlp';
     sampling_ratio: number;
-    otlp: { endpoint: string; headers: Record<string, string> };
+    otlp: {
+      endpoint: string;
+      protocol: 'auto' | 'http/protobuf' | 'http/json' | 'grpc';
+      headers: Record<string, string>;
+    };
   };
 }
