@@ -299,7 +299,9 @@ function createConsoleLogger(options: LoggingOptions): Logger & { close(): void 
     redactFormat(),
     winston.format.timestamp(),
     winston.format.printf(({ timestamp, level, message, ...rest }) => {
+      // Unset fields are left out, as the JSON encoding leaves them out.
       const fields = Object.entries(rest)
+        .filter(([, v]) => v !== undefined)
         .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
         .join(' ');
       return `${String(timestamp)} ${level.toUpperCase().padEnd(5)} ${String(message)}${fields ? ` ${fields}` : ''}`;

@@ -207,6 +207,23 @@ describe('createLogger (json)', () => {
   });
 });
 
+describe('createLogger (console)', () => {
+  it('writes readable lines and leaves unset fields out, as the json lines do', async () => {
+    const { stream, writes } = sink();
+    const logger = createLogger({ level: 'info', encoding: 'console', stream });
+    logger.info('http request', {
+      method: 'GET',
+      status: 200,
+      traceId: undefined,
+      aborted: undefined,
+    });
+    await new Promise((r) => setImmediate(r));
+    const line = writes.join('');
+    expect(line).toMatch(/^\S+ INFO {2}http request method=GET status=200\n$/);
+    expect(line).not.toContain('undefined');
+  });
+});
+
 describe('LineWriter', () => {
   it('writes at once when the pending text grows past its bound', () => {
     const { stream, writes } = sink();
