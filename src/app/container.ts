@@ -13,6 +13,8 @@ import { bindGrpcServer, createGrpcServer, shutdownGrpcServer } from '../adapter
 import { createEvaluationRoutes } from '../adapters/http/evaluation';
 import type { VexilConfig } from './config';
 import { Deferred } from './deferred';
+import { describeListenError } from './listen-errors';
+import { MissingDatabaseError } from '../adapters/storage/typeorm/storage-errors';
 import { HealthState } from './health-state';
 import { retryWithBackoff } from './retry';
 import { readOnly } from './read-only';
@@ -126,7 +128,15 @@ export async function startVexil({
       accessLog: config.log.level === 'debug' || config.log.level === 'info',
     }),
   );
-  const httpPort = await listen(httpServer, config.server.host, config.server.http_port);
+  const { host } = config.server;
+  const httpPort = await listen(httpServer, host, config.server.http_port).catch((err: unknown) => {
+    throw describeListenError(err, {
+      protocol: 'HTTP',
+      host,
+      port: config.server.http_port,
+      portKey: 'server.http_port',
+    });
+  });
 
   let grpcServer: GrpcServer;
   let grpcPort: number;
@@ -142,10 +152,15 @@ export async function startVexil({
       maxMessageBytes: config.server.max_body_bytes,
       ...(auth.grpcAuthenticator ? { authenticator: auth.grpcAuthenticator } : {}),
     });
-    grpcPort = await bindGrpcServer(grpcServer, config.server.host, config.server.grpc_port);
+    grpcPort = await bindGrpcServer(grpcServer, host, config.server.grpc_port);
   } catch (err) {
     httpServer.close();
-    throw err;
+    throw describeListenError(err, {
+      protocol: 'gRPC',
+      host,
+      port: config.server.grpc_port,
+      portKey: 'server.grpc_port',
+    });
   }
   logger.info('listening', {
     httpPort,
@@ -162,6 +177,7 @@ export async function startVexil({
     initialDelayMs: 250,
     maxDelayMs: config.db.connect_retry_max_backoff,
     signal: starting.signal,
+    isPermanent: (err) => err instanceof MissingDatabaseError,
     onFailure: (err, attempt, nextDelayMs) => {
       const reason = err instanceof Error ? err.message : String(err);
       health.set('NOT_SERVING', `database unreachable: ${reason}`);
@@ -239,7 +255,9 @@ export async function startVexil({
     // A stop during start-up aborts the retries: nothing to report then.
     if (!starting.signal.aborted) {
       health.set('NOT_SERVING', 'start-up failed');
-      logger.error('start-up failed', { error: err });
+      // A known cause is said in one line; anything else comes with its stack.
+      if (err instanceof MissingDatabaseError) logger.error(`start-up failed: ${err.message}`);
+      else logger.error('start-up failed', { error: err });
     }
   });
 

@@ -3,6 +3,8 @@ export interface RetryOptions {
   readonly maxDelayMs: number;
   /** Stops retrying (and rejects) once aborted. */
   readonly signal?: AbortSignal;
+  /** An error that waiting cannot cure: rejects at once instead of retrying. */
+  readonly isPermanent?: (error: unknown) => boolean;
   readonly onFailure: (error: unknown, attempt: number, nextDelayMs: number) => void;
 }
 
@@ -30,7 +32,7 @@ export async function retryWithBackoff<T>(
     try {
       return await attempt();
     } catch (err) {
-      if (options.signal?.aborted) throw err;
+      if (options.signal?.aborted || options.isPermanent?.(err) === true) throw err;
       // Whole milliseconds: a single timer with a fractional delay changes the shape V8 gives
       // every timer of the process (node:http's socket timers included, one per request)
       // from then on, de-optimizing the request path while the database is away.

@@ -50,6 +50,7 @@ const healthByServer = new WeakMap<grpc.Server, HealthService>();
  * reflection. The server is not bound: see bindGrpcServer.
  */
 export function createGrpcServer(deps: GrpcDeps): grpc.Server {
+  routeGrpcLibraryLog(deps.logger);
   const server = new grpc.Server({
     ...(deps.maxMessageBytes === undefined
       ? {}
@@ -119,6 +120,21 @@ export function bindGrpcServer(
       else resolve(boundPort);
     });
   });
+}
+
+/** The bind failure grpc-js logs itself; bindGrpcServer's caller reports it with its cause. */
+const BIND_FAILURE = /^No address added out of total \d+ resolved/;
+
+/**
+ * grpc-js writes its own errors to stderr as raw "E ..." lines; they go through Vexil's
+ * logger instead, as warnings (grpc-js's logger is process-wide: the last server's wins).
+ */
+function routeGrpcLibraryLog(logger: Logger): void {
+  const forward = (...args: unknown[]): void => {
+    const message = args.map(String).join(' ');
+    if (!BIND_FAILURE.test(message)) logger.warn('grpc-js', { detail: message });
+  };
+  grpc.setLogger({ error: forward, info: forward, debug: forward });
 }
 
 /**

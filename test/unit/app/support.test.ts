@@ -65,6 +65,28 @@ describe('retry with backoff', () => {
     expect(Math.max(...delays)).toBeLessThanOrEqual(5);
   });
 
+  it('gives up at once on an error waiting cannot cure', async () => {
+    let calls = 0;
+    const failures: unknown[] = [];
+    const missing = new Error('database "x" does not exist');
+    await expect(
+      retryWithBackoff(
+        async () => {
+          calls++;
+          throw calls === 1 ? new Error('connection refused') : missing;
+        },
+        {
+          initialDelayMs: 1,
+          maxDelayMs: 2,
+          isPermanent: (err) => err === missing,
+          onFailure: (e) => failures.push(e),
+        },
+      ),
+    ).rejects.toBe(missing);
+    expect(calls).toBe(2);
+    expect(failures).toHaveLength(1);
+  });
+
   it('waits whole milliseconds between tries (one fractional timer reshapes every timer)', async () => {
     const timers = jest.spyOn(global, 'setTimeout');
     try {

@@ -10,7 +10,7 @@ import {
   type NetworkDatabaseUrl,
   type ParsedDatabaseUrl,
 } from './database-url';
-import { unavailable } from './storage-errors';
+import { isMissingDatabase, MissingDatabaseError, unavailable } from './storage-errors';
 
 /** Flipt's `db.max_open_conn`, `db.max_idle_conn`, `db.conn_max_lifetime`. */
 export interface PoolOptions {
@@ -167,6 +167,9 @@ export async function openDataSource(
   try {
     await dataSource.initialize();
   } catch (err) {
+    if (parsed.dialect !== 'sqlite' && isMissingDatabase(err)) {
+      throw new MissingDatabaseError(parsed.dialect, parsed.host, parsed.port, parsed.database);
+    }
     throw unavailable(
       parsed.dialect,
       err,

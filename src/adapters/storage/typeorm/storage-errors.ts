@@ -66,6 +66,33 @@ export function isRetryableConflict(err: unknown): boolean {
   return code === '40001' || code === '40P01' || errno === 1213 || errno === 1205;
 }
 
+/** The server was reached but has no database of the name in db.url. */
+export function isMissingDatabase(err: unknown): boolean {
+  const code = codeOf(err);
+  return code === '3D000' || code === 'ER_BAD_DB_ERROR' || errnoOf(err) === 1049;
+}
+
+/**
+ * Start-up found no database of the configured name. Waiting does not make one appear, so it
+ * is not retried: the message says to create it.
+ */
+export class MissingDatabaseError extends Error {
+  constructor(
+    dialect: Exclude<DatabaseDialect, 'sqlite'>,
+    host: string,
+    port: number,
+    database: string,
+  ) {
+    const quoted = dialect === 'mysql' ? `\`${database}\`` : `"${database}"`;
+    super(
+      `database ${quoted} does not exist on the ${dialect} server at ${host}:${port}: ` +
+        `create it first (CREATE DATABASE ${quoted};) or correct db.url; ` +
+        'Vexil creates the tables, not the database',
+    );
+    this.name = 'MissingDatabaseError';
+  }
+}
+
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
