@@ -1,8 +1,9 @@
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { join } from 'node:path';
+import { enabledSqlBackends, requireUrl } from '../support/databases';
 import { runCli, startVexil, waitForHealth, type VexilProcess } from '../support/vexil-process';
 
 const healthProto = join(__dirname, '../../src/adapters/grpc/proto/health.proto');
@@ -38,20 +39,62 @@ describe('the vexil program', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('migrate');
-    expect(help.stdout).toContain('--config FILE');
+    expect(help.stdout).toContain('--config <file>');
+    const helpCommand = await runCli(['help']);
+    expect(helpCommand.code).toBe(0);
+    expect(helpCommand.stdout).toBe(help.stdout);
   });
 
   it.each([
     [['serve', '--server.http_port=abc'], {}, 'server.http_port'],
     [['serve'], { VEXIL_DB_URL: 'oracle://db/x' }, 'db.url'],
     [['serve', '--config', '/nonexistent/vexil.yml'], {}, 'ENOENT'],
-    [['serve', '--no-such-flag=1'], {}, 'unknown flag'],
-    [['frobnicate'], {}, 'unknown command'],
+    [['serve', '--no-such-flag=1'], {}, "unknown option '--no-such-flag=1'"],
+    [['--bogus'], {}, "unknown option '--bogus'"],
+    [['frobnicate'], {}, "unknown command 'frobnicate'"],
+    [['import', 'x.yml'], {}, "unknown command 'import'"],
   ])('exits 1 with one line for %j', async (args, env, text) => {
     const r = await runCli(args, env);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(text);
-    expect(r.stderr.split('\n')[0]).toContain(text);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([expect.stringContaining(text)]);
+  });
+
+  it('prints the configuration with a SQLite path as itself and durations as written', async () => {
+    const r = await runCli(['config', '--db.url=file:/srv/vexil/flags.db'], {
+      VEXIL_CACHING_TTL: '90s',
+    });
+    expect(r.code).toBe(0);
+    const printed = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(printed['db.url']).toBe('file:/srv/vexil/flags.db');
+    expect(printed['caching.ttl']).toBe('1m30s');
+    expect(printed['server.shutdown_timeout']).toBe('15s');
+  });
+
+  it.each([
+    ['HTTP', 'server.http_port', 'VEXIL_SERVER_HTTP_PORT'],
+    ['gRPC', 'server.grpc_port', 'VEXIL_SERVER_GRPC_PORT'],
+  ])('a %s port in use ends start-up with one line naming %s', async (protocol, key, env) => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const r = await runCli(['serve', '--server.host=127.0.0.1'], {
+        VEXIL_SERVER_HTTP_PORT: '0',
+        VEXIL_SERVER_GRPC_PORT: '0',
+        [env]: String(port),
+        VEXIL_LOG_ENCODING: 'json',
+      });
+      expect(r.code).toBe(1);
+      const errors = r.stderr.split('\n').filter(Boolean);
+      expect(errors).toEqual([
+        `vexil: ${protocol} port ${port} on 127.0.0.1 is already in use by another process: ` +
+          `stop it, or set ${key} (${env}, --${key}=...) to a free port`,
+      ]);
+      expect(r.stdout).not.toContain('No address added');
+    } finally {
+      taken.close();
+    }
   });
 
   it('migrates an embedded database and exits 0, twice', async () => {
@@ -182,6 +225,30 @@ describe('the vexil program', () => {
       expect(await vexil.stop()).toBe(0);
     }
   });
+
+  const networkBackends = enabledSqlBackends().filter((b) => b.name !== 'sqlite');
+  it.each(networkBackends.map((b) => [b.name, b] as const))(
+    'on %s, a database that does not exist ends start-up at once, saying to create it',
+    async (_name, backend) => {
+      const url = new URL(requireUrl(backend));
+      url.pathname = `/vexil_missing_${process.pid}`;
+      const started = Date.now();
+      const r = await runCli(['serve', '--server.http_port=0', '--server.grpc_port=0'], {
+        VEXIL_DB_URL: url.toString(),
+        VEXIL_LOG_ENCODING: 'console',
+      });
+      expect(r.code).toBe(1);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(r.stdout).toMatch(
+        new RegExp(`start-up failed: database .vexil_missing_${process.pid}. does not exist`),
+      );
+      expect(r.stdout).toContain('create it first (CREATE DATABASE');
+      expect(r.stdout).not.toContain('retrying');
+      const migrate = await runCli(['migrate'], { VEXIL_DB_URL: url.toString() });
+      expect(migrate.code).toBe(1);
+      expect(migrate.stderr).toContain('does not exist');
+    },
+  );
 
   it('finishes in-flight requests on SIGTERM, refuses new ones, and exits 0', async () => {
     const vexil = await startVexil();

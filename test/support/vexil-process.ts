@@ -17,10 +17,15 @@ export interface VexilProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs the built CLI with arguments and environment; resolves when it exits. */
+/**
+ * Runs the built CLI with arguments and environment; resolves when it exits. A run still
+ * going after `timeoutMs` is killed (code null), so a command that should have failed at once
+ * and serves instead does not hang the test.
+ */
 export function runCli(
   args: string[],
   env: Record<string, string> = {},
+  timeoutMs = 20_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   ensureBuilt();
   return new Promise((resolvePromise) => {
@@ -28,6 +33,8 @@ export function runCli(
       env: { PATH: process.env.PATH ?? '', ...env },
       cwd: mkdtempSync(join(tmpdir(), 'vexil-cli-')),
     });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', () => clearTimeout(timer));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

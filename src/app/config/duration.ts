@@ -31,10 +31,21 @@ export function parseDuration(text: string): number {
   return total;
 }
 
+/** Milliseconds as a duration such as parseDuration reads: "15s", "1h30m", "1s500ms". */
 export function formatDuration(ms: number): string {
   if (ms === 0) return '0s';
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
-  if (ms % 1000 === 0) return `${ms / 1000}s`;
-  return `${ms}ms`;
+  let rest = ms;
+  let out = '';
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
+    const n = Math.floor(rest / size);
+    if (n > 0) out += `${n}${unit}`;
+    rest -= n * size;
+  }
+  // Sub-millisecond parts (from ns or us) are kept as a fraction of a millisecond.
+  if (rest > 0) out += `${Number(rest.toFixed(6))}ms`;
+  return out;
 }

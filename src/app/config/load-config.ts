@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { formatDuration } from './duration';
 import { createConvict, envNameOf, schemaLeaves } from './schema';
 import type { VexilConfig } from './types';
 
@@ -80,14 +81,29 @@ export function unknownEnvironmentNames(env: NodeJS.ProcessEnv = process.env): s
   );
 }
 
-/** The configuration with every sensitive value masked, for logs and /meta-style output. */
+/**
+ * The configuration as `vexil config` prints it: flat keys, durations as written ("15s"),
+ * passwords inside URLs masked (the rest of a database or Redis URL is kept, so a SQLite path
+ * reads as itself), every other secret replaced by "***".
+ */
 export function redactedConfig(config: VexilConfig): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [path, leaf] of LEAVES) {
     const value = path
       .split('.')
       .reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], config);
-    out[path] = leaf.sensitive && value !== '' && value !== undefined ? '***' : value;
+    if (leaf.format === 'duration' && typeof value === 'number') out[path] = formatDuration(value);
+    else if (!leaf.sensitive || value === '' || value === undefined) out[path] = value;
+    else if (path.endsWith('.url') && typeof value === 'string') out[path] = maskUrlPassword(value);
+    else out[path] = '***';
   }
   return out;
+}
+
+/**
+ * `scheme://user:password@host` -> `scheme://user:***@host`; other text unchanged. Up to the
+ * last "@", so a password holding one is masked whole (masking too much is the safe side).
+ */
+export function maskUrlPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)\S*@/i, '$1***@');
 }

@@ -178,6 +178,34 @@ describe('configuration loading', () => {
     expect(text).toContain('"server.http_port":8080');
   });
 
+  it('prints a SQLite path as itself and masks only the password of a URL', () => {
+    const sqlite = redactedConfig(loadConfig({ env: { VEXIL_DB_URL: 'file:/var/lib/vexil.db' } }));
+    expect(sqlite['db.url']).toBe('file:/var/lib/vexil.db');
+    const pg = redactedConfig(
+      loadConfig({
+        env: {
+          VEXIL_DB_URL: 'postgres://vexil:p@ss@db.internal:5432/vexil?sslmode=disable',
+          VEXIL_CACHING_REDIS_URL: 'redis://:s3cret@cache:6379/0',
+          VEXIL_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: 'tok',
+        },
+      }),
+    );
+    expect(pg['db.url']).toBe('postgres://vexil:***@db.internal:5432/vexil?sslmode=disable');
+    expect(pg['caching.redis.url']).toBe('redis://:***@cache:6379/0');
+    expect(pg['authentication.methods.token.bootstrap.token']).toBe('***');
+    expect(pg['caching.redis.password']).toBe('');
+  });
+
+  it('prints durations as written, not as milliseconds', () => {
+    const c = redactedConfig(
+      loadConfig({ env: { VEXIL_CACHING_TTL: '1h30m', VEXIL_DB_CONN_MAX_LIFETIME: '1500ms' } }),
+    );
+    expect(c['server.shutdown_timeout']).toBe('15s');
+    expect(c['caching.ttl']).toBe('1h30m');
+    expect(c['db.conn_max_lifetime']).toBe('1s500ms');
+    expect(c['authentication.methods.token.bootstrap.expiration']).toBe('0s');
+  });
+
   it('names VEXIL_ variables that match no key', () => {
     expect(
       unknownEnvironmentNames({
