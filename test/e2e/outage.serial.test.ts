@@ -7,6 +7,7 @@ import {
   type RestartableServer,
   type VexilProcess,
 } from '../support/processes';
+import { RegisterHistory, type TimedRead } from '../support/register-history';
 
 /*
  * Last known good, with real servers stopped under a running Vexil. The servers are private to
@@ -28,6 +29,8 @@ interface Reply {
   status: number;
   body: Record<string, unknown>;
   ms: number;
+  sentAt: number;
+  respondedAt: number;
 }
 
 async function call(base: string, method: string, path: string, body?: unknown): Promise<Reply> {
@@ -39,19 +42,25 @@ async function call(base: string, method: string, path: string, body?: unknown):
     signal: AbortSignal.timeout(10_000),
   });
   const text = await res.text();
+  const respondedAt = performance.now();
   return {
     status: res.status,
     body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
-    ms: performance.now() - started,
+    ms: respondedAt - started,
+    sentAt: started,
+    respondedAt,
   };
 }
 
-/** Evaluates at a steady rate until stopped; counts failures and wrong answers. */
-function steadyEvaluations(base: string, ns: string, expected: () => boolean) {
+/**
+ * Evaluates at a steady rate until stopped; counts failures, and records each answer with
+ * when it was sent and answered, to be checked against the writes' history.
+ */
+function steadyEvaluations(base: string, ns: string) {
   let failed = 0;
-  let wrong = 0;
   let done = 0;
   const errors: string[] = [];
+  const reads: Array<TimedRead<boolean>> = [];
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -66,7 +75,13 @@ function steadyEvaluations(base: string, ns: string, expected: () => boolean) {
         if (r.status !== 200) {
           failed += 1;
           if (errors.length < 5) errors.push(`${r.status} ${JSON.stringify(r.body)}`);
-        } else if (r.body['enabled'] !== expected()) wrong += 1;
+        } else {
+          reads.push({
+            value: r.body['enabled'] === true,
+            sentAt: r.sentAt,
+            respondedAt: r.respondedAt,
+          });
+        }
       } catch (err) {
         failed += 1;
         if (errors.length < 5) errors.push(String(err));
@@ -80,13 +95,36 @@ function steadyEvaluations(base: string, ns: string, expected: () => boolean) {
     stop: async () => {
       running = false;
       await loop;
-      return { done, failed, wrong, errors };
+      return { done, failed, errors, reads };
     },
   };
 }
 
-const toggle = (base: string, ns: string, enabled: boolean): Promise<Reply> =>
-  call(base, 'PUT', `/api/v1/namespaces/${ns}/flags/f`, { name: 'f', enabled });
+/** Sets the flag's `enabled` and records the write in the history. */
+async function toggle(
+  base: string,
+  ns: string,
+  enabled: boolean,
+  history: RegisterHistory<boolean>,
+): Promise<Reply> {
+  const r = await call(base, 'PUT', `/api/v1/namespaces/${ns}/flags/f`, { name: 'f', enabled });
+  history.wrote({
+    value: enabled,
+    sentAt: r.sentAt,
+    respondedAt: r.respondedAt,
+    acknowledged: r.status === 200,
+  });
+  return r;
+}
+
+/** Reads no ordering of the writes explains, described for the failure message. */
+function wrongAnswers(history: RegisterHistory<boolean>, reads: Array<TimedRead<boolean>>) {
+  return history.violations(reads).map((r) => ({
+    enabled: r.value,
+    sentAt: Math.round(r.sentAt),
+    respondedAt: Math.round(r.respondedAt),
+  }));
+}
 
 run('outages under a running instance (caching on, Redis backend)', () => {
   let pg: RestartableServer;
@@ -129,8 +167,8 @@ run('outages under a running instance (caching on, Redis backend)', () => {
       type: 'BOOLEAN_FLAG_TYPE',
       enabled: true,
     });
-    let expected = true;
-    const load = steadyEvaluations(vexil.url, ns, () => expected);
+    const history = new RegisterHistory(true);
+    const load = steadyEvaluations(vexil.url, ns);
     await new Promise((r) => setTimeout(r, 500));
 
     const outageStart = performance.now();
@@ -140,7 +178,7 @@ run('outages under a running instance (caching on, Redis backend)', () => {
     let healthDuring: Reply | undefined;
     const outageAges: number[] = [];
     while (performance.now() - outageStart < OUTAGE_MS) {
-      const w = await toggle(vexil.url, ns, false);
+      const w = await toggle(vexil.url, ns, false, history);
       writeMs.push(w.ms);
       expect(w.status).toBe(503);
       expect(w.body['code']).toBe(14);
@@ -154,14 +192,14 @@ run('outages under a running instance (caching on, Redis backend)', () => {
     const backAt = performance.now();
     let recovered: Reply | undefined;
     for (;;) {
-      recovered = await toggle(vexil.url, ns, false);
+      recovered = await toggle(vexil.url, ns, false, history);
       if (recovered.status === 200 || performance.now() - backAt > 30_000) break;
       await new Promise((r) => setTimeout(r, 250));
     }
     const recoveryMs = performance.now() - backAt;
-    expected = false;
     await new Promise((r) => setTimeout(r, 500));
     const evaluations = await load.stop();
+    const wrong = wrongAnswers(history, evaluations.reads);
     const flags = await call(vexil.url, 'GET', `/api/v1/namespaces/${ns}/flags?limit=100`);
     const present = new Set(
       ((flags.body['flags'] ?? []) as Array<{ key: string }>).map((f) => f.key),
@@ -172,7 +210,7 @@ run('outages under a running instance (caching on, Redis backend)', () => {
         JSON.stringify({
           evaluations: evaluations.done,
           failed: evaluations.failed,
-          wrong: evaluations.wrong,
+          wrong: wrong.length,
           writeFailMsMax: Math.round(Math.max(...writeMs)),
           writeMessage,
           healthDuring: healthDuring?.body,
@@ -183,6 +221,7 @@ run('outages under a running instance (caching on, Redis backend)', () => {
     );
     expect(evaluations.errors).toEqual([]);
     expect(evaluations.failed).toBe(0);
+    expect(wrong).toEqual([]);
     expect(Math.max(...writeMs)).toBeLessThanOrEqual(2000);
     expect(writeMessage).toMatch(/postgres|storage|database/i);
     expect(healthDuring?.status).toBe(200);
@@ -206,14 +245,15 @@ run('outages under a running instance (caching on, Redis backend)', () => {
       enabled: true,
     });
     let expected = true;
-    const load = steadyEvaluations(vexil.url, ns, () => expected);
+    const history = new RegisterHistory(true);
+    const load = steadyEvaluations(vexil.url, ns);
     await new Promise((r) => setTimeout(r, 500));
     await redis.stop();
     const started = performance.now();
     let flips = 0;
     while (performance.now() - started < OUTAGE_MS) {
       // Writes keep working without Redis and are read back by the writer.
-      const w = await toggle(vexil.url, ns, !expected);
+      const w = await toggle(vexil.url, ns, !expected, history);
       expect(w.status).toBe(200);
       expected = !expected;
       flips += 1;
@@ -221,11 +261,12 @@ run('outages under a running instance (caching on, Redis backend)', () => {
     }
     await redis.start();
     await new Promise((r) => setTimeout(r, 1500));
-    const w = await toggle(vexil.url, ns, !expected);
+    const w = await toggle(vexil.url, ns, !expected, history);
     expect(w.status).toBe(200);
     expected = !expected;
     await new Promise((r) => setTimeout(r, 500));
     const evaluations = await load.stop();
+    const wrong = wrongAnswers(history, evaluations.reads);
     const final = await call(vexil.url, 'POST', '/evaluate/v1/boolean', {
       namespaceKey: ns,
       flagKey: 'f',
@@ -237,13 +278,13 @@ run('outages under a running instance (caching on, Redis backend)', () => {
         JSON.stringify({
           evaluations: evaluations.done,
           failed: evaluations.failed,
-          wrong: evaluations.wrong,
+          wrong: wrong.length,
           flips,
         }),
     );
     expect(evaluations.errors).toEqual([]);
     expect(evaluations.failed).toBe(0);
-    expect(evaluations.wrong).toBe(0);
+    expect(wrong).toEqual([]);
     expect(final.body['enabled']).toBe(expected);
   });
 });
