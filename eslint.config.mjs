@@ -27,6 +27,18 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules for the server's code: a promise nobody awaits or handles, or one
+    // passed where a callback's result is ignored, loses its errors.
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    languageOptions: {
+      parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
