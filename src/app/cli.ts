@@ -9,7 +9,13 @@ runCli(process.argv.slice(2), {
   version: VERSION,
   commands: COMMANDS,
   defaultCommand: 'serve',
-}).then((code) => {
-  // serve keeps running on its listeners; every other command is done.
-  if (code !== 0) process.exit(code);
-});
+}).then(
+  (code) => {
+    // serve keeps running on its listeners; every other command is done.
+    if (code !== 0) process.exit(code);
+  },
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
