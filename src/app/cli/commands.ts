@@ -9,6 +9,7 @@ import {
 import { startVexil } from '../container';
 import { openStorage } from '../storage';
 import type { CliContext, CommandDefinition } from './program';
+import { TRANSFER_COMMANDS } from './transfer-commands';
 
 function logging(config: VexilConfig) {
   const encoding =
@@ -66,7 +67,7 @@ async function migrate(context: CliContext): Promise<void> {
   logger.info('database is up to date');
 }
 
-/** serve, migrate, config and config-reference. */
+/** serve, migrate, config, config-reference, and validate, import and export. */
 export const COMMANDS: readonly CommandDefinition[] = [
   (program, context) =>
     program
@@ -93,4 +94,5 @@ export const COMMANDS: readonly CommandDefinition[] = [
       .action(() => {
         context.stdout.write(`${renderConfigurationTable()}\n`);
       }),
+  ...TRANSFER_COMMANDS,
 ];

@@ -8,9 +8,17 @@ export class UsageError extends Error {}
 export interface CliContext {
   readonly version: string;
   readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
   readonly env: NodeJS.ProcessEnv;
   /** The configuration from defaults < --config FILE < VEXIL_* < --<key>=<value>. */
   loadConfig(): VexilConfig;
+}
+
+/** Ends a command with an exit code after it has said why itself. */
+export class CommandFailed extends CommanderError {
+  constructor(exitCode = 1) {
+    super(exitCode, 'vexil.commandFailed', '');
+  }
 }
 
 /**
@@ -136,6 +144,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     const context: CliContext = {
       version: options.version,
       stdout,
+      stderr,
       env,
       loadConfig: () =>
         loadConfig({ file: program?.opts<{ config?: string }>().config, flags, env }),
