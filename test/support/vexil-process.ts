@@ -53,11 +53,11 @@ function ensureBuilt(): void {
  */
 export async function startVexil(
   env: Record<string, string> = {},
-  opts: { waitForServing?: boolean; timeoutMs?: number } = {},
+  opts: { waitForServing?: boolean; timeoutMs?: number; args?: readonly string[] } = {},
 ): Promise<VexilProcess> {
   ensureBuilt();
   const cwd = mkdtempSync(join(tmpdir(), 'vexil-e2e-'));
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+  const child = spawn(process.execPath, [CLI, 'serve', ...(opts.args ?? [])], {
     cwd,
     env: {
       PATH: process.env.PATH ?? '',

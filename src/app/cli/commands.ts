@@ -22,11 +22,12 @@ function logging(config: VexilConfig) {
 }
 
 async function serve(context: CliContext): Promise<void> {
-  const config = context.loadConfig();
+  const { config, warnings } = context.loadConfigWithSources();
   const logger = logging(config);
   for (const name of unknownEnvironmentNames(context.env)) {
     logger.warn('environment variable matches no configuration key', { name });
   }
+  for (const warning of warnings) logger.warn(`configuration: ${warning}`);
   const server = await startVexil({
     config,
     logger,
@@ -60,8 +61,9 @@ async function serve(context: CliContext): Promise<void> {
 }
 
 async function migrate(context: CliContext): Promise<void> {
-  const config = context.loadConfig();
+  const { config, warnings } = context.loadConfigWithSources();
   const logger = logging(config);
+  for (const warning of warnings) logger.warn(`configuration: ${warning}`);
   const storage = await openStorage(config, logger);
   await storage.close();
   logger.info('database is up to date');
@@ -84,7 +86,9 @@ export const COMMANDS: readonly CommandDefinition[] = [
       .command('config')
       .description('print the effective configuration (passwords masked) and exit')
       .action(() => {
-        const printable = redactedConfig(context.loadConfig());
+        const { config, warnings } = context.loadConfigWithSources();
+        for (const w of warnings) context.stderr.write(`vexil: configuration: ${w}\n`);
+        const printable = redactedConfig(config);
         context.stdout.write(`${JSON.stringify(printable, null, 2)}\n`);
       }),
   (program, context) =>

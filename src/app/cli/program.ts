@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig, type VexilConfig } from '../config';
+import { ConfigError, loadConfigWithSources, type LoadedConfig, type VexilConfig } from '../config';
 
 /** A mistake on the command line: reported in one line, exit code 1. */
 export class UsageError extends Error {}
@@ -12,6 +12,8 @@ export interface CliContext {
   readonly env: NodeJS.ProcessEnv;
   /** The configuration from defaults < --config FILE < VEXIL_* < --<key>=<value>. */
   loadConfig(): VexilConfig;
+  /** The same, with the warnings about ignored settings and where each value came from. */
+  loadConfigWithSources(): LoadedConfig;
 }
 
 /** Ends a command with an exit code after it has said why itself. */
@@ -141,13 +143,15 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   let program: Command | undefined;
   try {
     const { rest, flags } = splitConfigFlags(argv);
+    const load = (): LoadedConfig =>
+      loadConfigWithSources({ file: program?.opts<{ config?: string }>().config, flags, env });
     const context: CliContext = {
       version: options.version,
       stdout,
       stderr,
       env,
-      loadConfig: () =>
-        loadConfig({ file: program?.opts<{ config?: string }>().config, flags, env }),
+      loadConfig: () => load().config,
+      loadConfigWithSources: load,
     };
     program = createProgram(options, context, stderr);
     await program.parseAsync(withDefaultCommand(rest, options.defaultCommand), { from: 'user' });

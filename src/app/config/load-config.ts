@@ -1,16 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { composeDatabaseUrl, SPLIT_DATABASE_KEYS } from './database-url';
 import { formatDuration } from './duration';
+import { translateEnvironment, translateFile } from './flipt-translate';
 import { createConvict, envNameOf, schemaLeaves } from './schema';
 import type { VexilConfig } from './types';
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+import { ConfigError } from './config-error';
+
+export { ConfigError };
 
 export interface ConfigSources {
   /** --config: a YAML or JSON file. */
@@ -20,9 +19,27 @@ export interface ConfigSources {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-const LEAVES = new Map(schemaLeaves());
+/** Where a key's value came from, for `vexil config`. */
+export type ConfigOrigin =
+  | { readonly source: 'default' }
+  | { readonly source: 'file'; readonly file: string; readonly name: string }
+  | { readonly source: 'env'; readonly name: string }
+  | { readonly source: 'flag'; readonly name: string }
+  /** Made from other keys (db.url from Flipt's split form). */
+  | { readonly source: 'derived'; readonly from: readonly string[] };
 
-function readConfigFile(path: string): unknown {
+export interface LoadedConfig {
+  readonly config: VexilConfig;
+  /** One line per setting that is ignored (Flipt keys Vexil does not support). */
+  readonly warnings: readonly string[];
+  /** Every key's origin. */
+  readonly origins: ReadonlyMap<string, ConfigOrigin>;
+}
+
+const LEAVES = new Map(schemaLeaves());
+const ENV_NAMES = new Map([...LEAVES.keys()].map((path) => [path, envNameOf(path)]));
+
+function readConfigFile(path: string): Record<string, unknown> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -36,7 +53,7 @@ function readConfigFile(path: string): unknown {
     if (doc === null || doc === undefined) return {};
     if (typeof doc !== 'object' || Array.isArray(doc))
       throw new Error('the top level must be a map');
-    return doc;
+    return doc as Record<string, unknown>;
   } catch (e) {
     const reason = (e as Error).message.split('\n')[0];
     throw new ConfigError(`config file ${path}: ${reason}`);
@@ -51,31 +68,85 @@ function firstProblem(message: string): string {
   return line.replace(/^Error: /, '');
 }
 
+/** The leaf paths set in a (translated) file tree. */
+function leafPaths(tree: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([k, v]) => {
+    const path = prefix === '' ? k : `${prefix}.${k}`;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) && !LEAVES.has(path)
+      ? leafPaths(v as Record<string, unknown>, path)
+      : [path];
+  });
+}
+
+const isBooleanKey = (path: string): boolean => LEAVES.get(path)?.format === 'bool';
+
 /**
- * Loads the configuration: defaults < file < environment (VEXIL_*) < flags. Throws a
- * ConfigError whose message is one line naming the key and the problem.
+ * Loads the configuration: defaults < file < environment < flags. The file and the
+ * environment may use Flipt's names (`cache.*`, FLIPT_* variables): they are read as the
+ * Vexil keys they match, Vexil's own names winning, and Flipt settings Vexil does not have
+ * become warnings. Throws a ConfigError whose message is one line naming the key and the
+ * problem.
  */
-export function loadConfig(sources: ConfigSources = {}): VexilConfig {
-  const env = sources.env ?? process.env;
+export function loadConfigWithSources(sources: ConfigSources = {}): LoadedConfig {
+  const realEnv = sources.env ?? process.env;
+  const warnings: string[] = [];
+  const origins = new Map<string, ConfigOrigin>();
+  for (const path of LEAVES.keys()) origins.set(path, { source: 'default' });
+
+  const flipt = translateEnvironment(realEnv, ENV_NAMES, isBooleanKey);
+  const env = { ...realEnv, ...flipt.env };
   let conv;
   try {
     conv = createConvict(env);
-    if (sources.file !== undefined) conv.load(readConfigFile(sources.file) as object);
+    if (sources.file !== undefined) {
+      const file = translateFile(readConfigFile(sources.file), realEnv, (p) => LEAVES.has(p));
+      warnings.push(...file.warnings);
+      conv.load(file.tree);
+      for (const path of leafPaths(file.tree)) {
+        if (LEAVES.has(path)) {
+          origins.set(path, {
+            source: 'file',
+            file: sources.file,
+            name: file.aliases.get(path) ?? path,
+          });
+        }
+      }
+    }
+    warnings.push(...flipt.warnings);
+    for (const [path, name] of ENV_NAMES) {
+      if (realEnv[name] !== undefined) origins.set(path, { source: 'env', name });
+      else if (flipt.sources.has(path)) {
+        origins.set(path, { source: 'env', name: flipt.sources.get(path) as string });
+      }
+    }
     for (const [key, raw] of Object.entries(sources.flags ?? {})) {
       if (!LEAVES.has(key)) throw new ConfigError(`${key}: unknown key (flag --${key})`);
       conv.set(key, raw);
+      origins.set(key, { source: 'flag', name: `--${key}` });
     }
     conv.validate({ allowed: 'strict' });
   } catch (e) {
     if (e instanceof ConfigError) throw e;
     throw new ConfigError(firstProblem((e as Error).message));
   }
-  return conv.getProperties() as unknown as VexilConfig;
+  const config = conv.getProperties() as unknown as VexilConfig;
+  if (origins.get('db.url')?.source === 'default') {
+    const from = SPLIT_DATABASE_KEYS.filter((k) => origins.get(k)?.source !== 'default');
+    if (from.length > 0) {
+      config.db.url = composeDatabaseUrl(config.db);
+      origins.set('db.url', { source: 'derived', from });
+    }
+  }
+  return { config, warnings, origins };
+}
+
+export function loadConfig(sources: ConfigSources = {}): VexilConfig {
+  return loadConfigWithSources(sources).config;
 }
 
 /** VEXIL_* variables that match no key (typos), to be warned about. */
 export function unknownEnvironmentNames(env: NodeJS.ProcessEnv = process.env): string[] {
-  const known = new Set([...LEAVES.keys()].map(envNameOf));
+  const known = new Set(ENV_NAMES.values());
   return Object.keys(env).filter(
     (name) => name.startsWith('VEXIL_') && !name.startsWith('VEXIL_TEST_') && !known.has(name),
   );

@@ -18,6 +18,7 @@ function describeFormat(format: unknown): string {
       'db-url': 'database URL',
       ratio: '0..1',
       'string-map': 'map of strings',
+      'log-level': 'debug \\| info \\| warn \\| error',
     };
     return names[format] ?? format;
   }

@@ -40,6 +40,25 @@ convict.addFormat({
   },
 });
 
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'];
+convict.addFormat({
+  name: 'log-level',
+  validate(value: unknown) {
+    if (typeof value !== 'string' || !LOG_LEVELS.includes(value)) {
+      throw new Error(`must be one of ${LOG_LEVELS.join(', ')}`);
+    }
+  },
+  // Flipt's levels in any case; its panic and fatal levels log errors.
+  coerce(value: unknown) {
+    const level = String(value).toLowerCase();
+    return ['dpanic', 'panic', 'fatal'].includes(level)
+      ? 'error'
+      : level === 'warning'
+        ? 'warn'
+        : level;
+  },
+});
+
 convict.addFormat({
   name: 'ratio',
   validate(value: unknown) {
@@ -107,6 +126,29 @@ const schemaDefinition = {
       doc: 'Database: a file path or file:/sqlite: URL (embedded SQLite), postgres://, mysql:// or cockroach://.',
       format: 'db-url',
       default: 'file:./data/vexil.db',
+      sensitive: true,
+    },
+    protocol: {
+      doc: "With db.url unset: the database kind, joined with the keys below into the URL (Flipt's split form).",
+      format: ['', 'sqlite', 'file', 'postgres', 'postgresql', 'mysql', 'cockroach', 'cockroachdb'],
+      default: '',
+    },
+    host: { doc: 'With db.protocol: the database server host.', format: String, default: '' },
+    port: {
+      doc: 'With db.protocol: the server port (0: the default port).',
+      format: 'port',
+      default: 0,
+    },
+    name: {
+      doc: 'With db.protocol: the database name (for sqlite, the file path).',
+      format: String,
+      default: '',
+    },
+    user: { doc: 'With db.protocol: the user name.', format: String, default: '' },
+    password: {
+      doc: 'With db.protocol: the password.',
+      format: String,
+      default: '',
       sensitive: true,
     },
     max_open_conn: {
@@ -231,8 +273,8 @@ const schemaDefinition = {
   },
   log: {
     level: {
-      doc: 'debug, info, warn or error.',
-      format: ['debug', 'info', 'warn', 'error'],
+      doc: 'debug, info, warn or error, in any case (Flipt writes INFO).',
+      format: 'log-level',
       default: 'info',
     },
     encoding: {

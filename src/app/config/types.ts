@@ -10,6 +10,13 @@ export interface VexilConfig {
   };
   db: {
     url: string;
+    protocol:
+      '' | 'sqlite' | 'file' | 'postgres' | 'postgresql' | 'mysql' | 'cockroach' | 'cockroachdb';
+    host: string;
+    port: number;
+    name: string;
+    user: string;
+    password: string;
     max_open_conn: number;
     max_idle_conn: number;
     conn_max_lifetime: number;

@@ -91,8 +91,8 @@ describe('configuration loading', () => {
     ],
     [
       'an unknown top-level section',
-      () => loadConfig({ file: file('s.yml', 'cache:\n  enabled: true\n'), env: {} }),
-      'cache',
+      () => loadConfig({ file: file('s.yml', 'cachez:\n  enabled: true\n'), env: {} }),
+      'cachez',
     ],
     [
       'a wrong type in the file',

@@ -1,0 +1,56 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { runCli, startVexil } from '../support/vexil-process';
+
+const STOCK = resolve(__dirname, '../fixtures/flipt-config/stock.yml');
+
+describe("vexil serve with Flipt's configuration", () => {
+  it('starts with a stock Flipt config.yml, warning once per setting it ignores', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vexil-flipt-config-'));
+    const vexil = await startVexil(
+      // The ports and the database file are the test's; everything else is the Flipt file's.
+      {
+        FLIPT_DB_URL: `file:${join(dir, 'flipt.db')}`,
+        FLIPT_SERVER_HOST: '127.0.0.1',
+        FLIPT_SERVER_HTTP_PORT: '0',
+        FLIPT_SERVER_GRPC_PORT: '0',
+      },
+      { args: ['--config', STOCK] },
+    );
+    try {
+      const warnings = vexil.lines
+        .map((l) => JSON.parse(l) as { level: string; message: string })
+        .filter((e) => e.level === 'warn' && e.message.startsWith('configuration: '))
+        .map((e) => e.message.slice('configuration: '.length).split(' ')[0]);
+      expect(warnings).toEqual([
+        'log.grpc_level',
+        'ui.enabled',
+        'cors.allowed_origins',
+        'cache.memory.eviction_interval',
+        'server.https_port',
+        'meta.check_for_updates',
+        'meta.telemetry_enabled',
+      ]);
+      // authentication.required and the bootstrap token came from the Flipt file.
+      const anonymous = await fetch(`${vexil.baseUrl}/api/v1/namespaces`);
+      expect(anonymous.status).toBe(401);
+      const authorised = await fetch(`${vexil.baseUrl}/api/v1/namespaces`, {
+        headers: { authorization: 'Bearer stock-bootstrap-token' },
+      });
+      expect(authorised.status).toBe(200);
+    } finally {
+      await vexil.stop();
+    }
+  });
+
+  it('vexil config prints the warnings and the values taken from Flipt names', async () => {
+    const run = await runCli(['config', '--config', STOCK], { FLIPT_CACHE_TTL: '90s' });
+    expect(run.code).toBe(0);
+    const printed = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(printed['caching.enabled']).toBe(true);
+    expect(printed['caching.ttl']).toBe('90s');
+    expect(printed['log.level']).toBe('info');
+    expect(run.stderr).toContain('vexil: configuration: ui.enabled (true) is a Flipt setting');
+  });
+});
