@@ -105,10 +105,6 @@ export const FLIPT_KEYS: ReadonlyMap<string, FliptKey> = new Map<string, FliptKe
   ['metrics.exporter', unsupported('metrics are served at /metrics', isOneOf('prometheus'))],
 
   [
-    'tracing.exporter',
-    unsupported('traces are exported over OTLP/HTTP to tracing.otlp.endpoint', isOneOf('otlp')),
-  ],
-  [
     'tracing.propagators',
     unsupported(
       'only W3C trace context is read',

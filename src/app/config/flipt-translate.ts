@@ -56,11 +56,14 @@ function warningFor(name: string, value: unknown, note: string | undefined, sens
 /** Key names whose values are never repeated in a warning. */
 const SECRET = /password|secret|token|key$|bytes$|credentials/i;
 
-/** Checks of values under names Vexil shares with Flipt but reads differently. */
-const SHARED_NAME_CHECKS: Readonly<Record<string, (value: unknown) => string | undefined>> = {
-  'tracing.otlp.endpoint': (v) =>
-    typeof v === 'string' && v !== '' && !/^https?:\/\//i.test(v)
-      ? `tracing.otlp.endpoint (${describe(v)}) names an OTLP/gRPC endpoint; Vexil exports OTLP/HTTP, so give an http:// or https:// URL (usually port 4318)`
+/**
+ * Values Flipt accepts under names Vexil shares with it, but Vexil does not support: the key is
+ * dropped with a warning instead of stopping start-up. Returns the note for the warning.
+ */
+const SHARED_NAME_UNSUPPORTED: Readonly<Record<string, (value: unknown) => string | undefined>> = {
+  'tracing.exporter': (v) =>
+    typeof v === 'string' && v.toLowerCase() !== 'otlp'
+      ? 'traces are exported over OTLP to tracing.otlp.endpoint'
       : undefined,
 };
 
@@ -93,9 +96,9 @@ export function translateFile(
 
   const leaf = (path: string, value: unknown, flipt: ReturnType<typeof fliptKey>): void => {
     if (flipt === undefined) {
-      setPath(tree, path, value);
-      const check = SHARED_NAME_CHECKS[path]?.(value);
-      if (check !== undefined) warnings.push(check);
+      const note = SHARED_NAME_UNSUPPORTED[path]?.(value);
+      if (note === undefined) setPath(tree, path, value);
+      else warnings.push(warningFor(path, value, note, false));
     } else if (flipt.kind === 'renamed') {
       renamed.push([flipt.to, path, flipt.convert ? flipt.convert(value) : value]);
     } else if (!flipt.harmless?.(value)) {
@@ -184,14 +187,17 @@ export function translateEnvironment(
     }
     const vexilName = vexilKeys.get(known.to);
     if (vexilName === undefined || env[vexilName] !== undefined) continue;
+    const note = SHARED_NAME_UNSUPPORTED[known.to]?.(raw);
+    if (note !== undefined) {
+      warnings.push(warningFor(name, raw, note, false));
+      continue;
+    }
     // A variable of the Vexil key's own name wins over an alias of it.
     if (sources.has(known.to) && known.path !== known.to) continue;
     let value: unknown = isBoolean(known.to) ? goBool(raw) : raw;
     if (known.convert) value = known.convert(goBool(raw) === 'true' ? true : value);
     out[vexilName] = String(value);
     sources.set(known.to, name);
-    const check = SHARED_NAME_CHECKS[known.to]?.(raw);
-    if (check !== undefined) warnings.push(check);
   }
   return { env: out, sources, warnings };
 }

@@ -35,8 +35,9 @@ describe("Flipt's configuration", () => {
       max_open_conn: 20,
       conn_max_lifetime: 3_600_000,
     });
-    expect(config.tracing).toEqual({
+    expect(config.tracing).toMatchObject({
       enabled: true,
+      exporter: 'otlp',
       sampling_ratio: 0.5,
       otlp: { endpoint: 'http://collector:4318', headers: { 'api-key': 'abc' } },
     });
@@ -236,13 +237,15 @@ describe("Flipt's configuration", () => {
     expect(config.server.mode).toBe('read-only');
   });
 
-  it('warns about an OTLP/gRPC endpoint, which Vexil does not export to', () => {
-    const { warnings } = loadConfigWithSources({
-      file: file('otlp.yml', 'tracing:\n  enabled: true\n  otlp:\n    endpoint: localhost:4317\n'),
-      env: {},
+  it('warns about a trace exporter other than OTLP instead of stopping', () => {
+    const { config, warnings } = loadConfigWithSources({
+      file: file('jaeger.yml', 'tracing:\n  enabled: true\n  exporter: jaeger\n'),
+      env: { FLIPT_TRACING_EXPORTER: 'zipkin' },
     });
+    expect(config.tracing.exporter).toBe('otlp');
     expect(warnings).toEqual([
-      'tracing.otlp.endpoint ("localhost:4317") names an OTLP/gRPC endpoint; Vexil exports OTLP/HTTP, so give an http:// or https:// URL (usually port 4318)',
+      'tracing.exporter ("jaeger") is a Flipt setting Vexil does not support; ignored: traces are exported over OTLP to tracing.otlp.endpoint',
+      'FLIPT_TRACING_EXPORTER ("zipkin") is a Flipt setting Vexil does not support; ignored: traces are exported over OTLP to tracing.otlp.endpoint',
     ]);
   });
 
