@@ -49,7 +49,7 @@ describe("vexil serve with Flipt's configuration", () => {
     expect(run.code).toBe(0);
     const printed = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(printed['caching.enabled']).toBe(true);
-    expect(printed['caching.ttl']).toBe('90s');
+    expect(printed['caching.ttl']).toBe('1m30s');
     expect(printed['log.level']).toBe('info');
     expect(run.stderr).toContain('vexil: configuration: ui.enabled (true) is a Flipt setting');
   });
