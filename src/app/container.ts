@@ -283,26 +283,11 @@ export async function startVexil({
   return { httpPort, grpcPort, ready, stop };
 }
 
+/** The configured backend, given its own section of `caching` (`caching.<backend>`). */
 function cachingAdapters(config: VexilConfig, logger: Logger): CachingAdapters {
   const { caching } = config;
-  return createCaching({
-    backend: caching.backend,
-    memory: { maxEntries: caching.memory.max_entries, maxBytes: caching.memory.max_bytes },
-    redis: {
-      url: caching.redis.url,
-      host: caching.redis.host,
-      port: caching.redis.port,
-      password: caching.redis.password,
-      db: caching.redis.db,
-      prefix: caching.redis.prefix,
-      tls: {
-        enabled: caching.redis.tls.enabled,
-        caFile: caching.redis.tls.ca_file,
-        insecureSkipVerify: caching.redis.tls.insecure_skip_verify,
-      },
-    },
-    logger,
-  });
+  const section = (caching as unknown as Record<string, unknown>)[caching.backend];
+  return createCaching(caching.backend, section, { logger });
 }
 
 /** GET /metrics in Prometheus text format, never authenticated; absent when metrics are off. */

@@ -1,6 +1,7 @@
 import type { NamespaceData } from '../domain/model';
 
-export type CacheBackend = 'memory' | 'redis';
+/** The name a cache backend is registered and configured under (`caching.backend`). */
+export type CacheBackend = string;
 
 export type CacheResult = 'hit' | 'miss' | 'error';
 

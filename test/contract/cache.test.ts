@@ -1,5 +1,7 @@
 import Redis from 'ioredis';
 import {
+  CACHE_BACKEND_NAMES,
+  createCaching,
   InProcessChangeFeed,
   LruSnapshotCache,
   namespaceBytes,
@@ -7,31 +9,20 @@ import {
   RedisSnapshotCache,
   connectRedis,
 } from '../../src/adapters/cache';
-import type { NamespaceData } from '../../src/domain/model';
-import type { ChangeFeed, ChangeNotice, SnapshotCache } from '../../src/ports';
 import { enabledRedisBackend, requireUrl } from '../support/databases';
+import { describeCacheContract, ns, type CacheFactory } from './cache-contract';
 
 /*
  * One suite for every SnapshotCache and ChangeFeed. Redis runs when VEXIL_TEST_REDIS_URL is
  * set, and fails (never skips) when VEXIL_TEST_REQUIRE lists redis without a reachable server.
  */
 
-interface CacheFixture {
-  readonly cache: SnapshotCache;
-  readonly feed: ChangeFeed;
-  /** Resolves once published notices are delivered. */
-  ready(): Promise<void>;
-  close(): Promise<void>;
-}
-
-type Factory = () => Promise<CacheFixture>;
-
 const redis = enabledRedisBackend();
 let prefixCounter = 0;
 const uniquePrefix = (): string =>
   `vexil-test-${process.pid}-${Date.now().toString(36)}-${(prefixCounter += 1)}:`;
 
-const factories: Array<[string, Factory]> = [
+const factories: Array<[string, CacheFactory]> = [
   [
     'lru',
     () => {
@@ -84,120 +75,7 @@ if (redis !== undefined) {
   console.log('cache contract: Redis suite not run (VEXIL_TEST_REDIS_URL unset, not required)');
 }
 
-const TS = '2024-05-01T10:00:00.123456Z';
-
-/** A namespace at a version, with one flag whose description carries `text`. */
-function ns(key: string, version: number, text = ''): NamespaceData {
-  return {
-    namespace: { key, name: key, description: '', protected: false, createdAt: TS, updatedAt: TS },
-    version,
-    flags: [
-      {
-        namespaceKey: key,
-        key: 'f',
-        name: 'F',
-        description: text,
-        enabled: true,
-        type: 'BOOLEAN_FLAG_TYPE',
-        createdAt: TS,
-        updatedAt: TS,
-        variants: [],
-      },
-    ],
-    segments: [],
-    rules: [],
-    rollouts: [],
-  };
-}
-
-const nextNotice = (feed: ChangeFeed, count = 1): Promise<ChangeNotice[]> =>
-  new Promise((resolve) => {
-    const seen: ChangeNotice[] = [];
-    const stop = feed.subscribe((n) => {
-      seen.push(n);
-      if (seen.length === count) {
-        stop();
-        resolve(seen);
-      }
-    });
-  });
-
-describe.each(factories)('snapshot cache contract (%s)', (_name, create) => {
-  let fx: CacheFixture;
-  beforeEach(async () => {
-    fx = await create();
-  });
-  afterEach(async () => {
-    await fx.close();
-  });
-
-  it('returns undefined for a version never stored', async () => {
-    expect(await fx.cache.get('ns', 1)).toBeUndefined();
-    expect(await fx.cache.latestVersion('ns')).toBeUndefined();
-  });
-
-  it('returns what was stored, per namespace and version', async () => {
-    await fx.cache.set('ns', 1, ns('ns', 1, 'one'));
-    await fx.cache.set('ns', 2, ns('ns', 2, 'two'));
-    await fx.cache.set('other', 1, ns('other', 1, 'o'));
-    expect(await fx.cache.get('ns', 1)).toEqual(ns('ns', 1, 'one'));
-    expect(await fx.cache.get('ns', 2)).toEqual(ns('ns', 2, 'two'));
-    expect(await fx.cache.get('other', 1)).toEqual(ns('other', 1, 'o'));
-    expect(await fx.cache.get('ns', 3)).toBeUndefined();
-  });
-
-  it('keeps text exactly, including non-ASCII', async () => {
-    const stored = ns('ns', 7, JSON.stringify({ name: 'Zoë ✓ 旗', n: 0.1 + 0.2 }));
-    await fx.cache.set('ns', 7, stored);
-    expect(await fx.cache.get('ns', 7)).toEqual(stored);
-  });
-
-  it('raises the latest version and never lowers it', async () => {
-    await fx.cache.set('ns', 5, ns('ns', 5));
-    expect(await fx.cache.latestVersion('ns')).toBe(5);
-    await fx.cache.set('ns', 3, ns('ns', 3));
-    expect(await fx.cache.latestVersion('ns')).toBe(5);
-    await fx.cache.set('ns', 9, ns('ns', 9));
-    expect(await fx.cache.latestVersion('ns')).toBe(9);
-    expect(await fx.cache.get('ns', 3)).toEqual(ns('ns', 3));
-  });
-
-  it('delete forgets every version of one namespace only', async () => {
-    await fx.cache.set('ns', 1, ns('ns', 1));
-    await fx.cache.set('ns', 2, ns('ns', 2));
-    await fx.cache.set('ns2', 1, ns('ns2', 1));
-    await fx.cache.delete('ns');
-    expect(await fx.cache.get('ns', 1)).toBeUndefined();
-    expect(await fx.cache.get('ns', 2)).toBeUndefined();
-    expect(await fx.cache.latestVersion('ns')).toBeUndefined();
-    expect(await fx.cache.get('ns2', 1)).toEqual(ns('ns2', 1));
-  });
-
-  it('delivers published change notices to every subscriber', async () => {
-    await fx.ready();
-    const first = nextNotice(fx.feed, 2);
-    const second = nextNotice(fx.feed, 2);
-    await fx.feed.publish('ns', 3);
-    await fx.feed.publish('other', 4);
-    const expected = [
-      { namespaceKey: 'ns', version: 3 },
-      { namespaceKey: 'other', version: 4 },
-    ];
-    expect(await first).toEqual(expected);
-    expect(await second).toEqual(expected);
-  });
-
-  it('stops delivering after unsubscribe', async () => {
-    await fx.ready();
-    const got: ChangeNotice[] = [];
-    const stop = fx.feed.subscribe((n) => got.push(n));
-    stop();
-    const after = nextNotice(fx.feed);
-    await fx.feed.publish('ns', 1);
-    await after;
-    expect(got).toEqual([]);
-  });
-});
+for (const [name, create] of factories) describeCacheContract(name, create);
 
 describe('LRU snapshot cache bounds', () => {
   it('holds at most max_entries snapshots, evicting the least recently used', async () => {
@@ -305,5 +183,26 @@ describeRedis('Redis snapshot cache specifics', () => {
     await feed.close();
     client.disconnect();
     await sub.quit();
+  });
+});
+
+describe('cache backend registry', () => {
+  it('knows each backend by the name caching.backend takes', () => {
+    expect(CACHE_BACKEND_NAMES).toEqual(['memory', 'redis']);
+  });
+
+  it('builds the memory backend from its own section', async () => {
+    const adapters = createCaching('memory', { max_entries: 1, max_bytes: 1 << 20 });
+    await adapters.cache.set('a', 1, ns('a', 1));
+    await adapters.cache.set('b', 1, ns('b', 1));
+    expect(await adapters.cache.get('a', 1)).toBeUndefined();
+    expect(adapters.cache.backend).toBe('memory');
+    await adapters.close();
+  });
+
+  it('refuses a name no backend registered', () => {
+    expect(() => createCaching('memcached', {})).toThrow(
+      'unknown cache backend "memcached" (known: memory, redis)',
+    );
   });
 });

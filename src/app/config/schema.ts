@@ -1,3 +1,4 @@
+import { CACHE_BACKEND_NAMES } from '../../adapters/cache/registry';
 import convict from 'convict';
 import { parseDuration } from './duration';
 import { checkDatabaseUrl } from './database-url';
@@ -176,7 +177,7 @@ const schemaDefinition = {
     },
     backend: {
       doc: 'memory (private to the instance) or redis (shared).',
-      format: ['memory', 'redis'],
+      format: [...CACHE_BACKEND_NAMES],
       default: 'memory',
     },
     ttl: {

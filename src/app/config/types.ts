@@ -24,7 +24,8 @@ export interface VexilConfig {
   };
   caching: {
     enabled: boolean;
-    backend: 'memory' | 'redis';
+    /** A name registered in src/adapters/cache/registry.ts. */
+    backend: string;
     ttl: number;
     memory: { max_entries: number; max_bytes: number };
     redis: {
