@@ -27,6 +27,7 @@ import {
 import type { HttpRoute } from '../adapters/http';
 import { protocolForEndpoint } from '../adapters/telemetry/otlp-exporters';
 import { createCaching, type CachingAdapters } from '../adapters/cache';
+import { ClientSnapshotDocuments } from '../adapters/snapshot';
 
 export interface VexilServer {
   readonly httpPort: number;
@@ -101,6 +102,11 @@ export async function startVexil({
     logger,
   });
 
+  // Built once per namespace version, shared by the HTTP route and the gRPC DataService.
+  const snapshotDocuments = new ClientSnapshotDocuments({
+    maxBytes: config.evaluation.snapshot_max_bytes,
+  });
+
   const managementApi =
     config.server.mode === 'read-only' ? readOnly(management.proxy) : management.proxy;
 
@@ -118,7 +124,7 @@ export async function startVexil({
       ids,
       bodyLimitBytes: config.server.max_body_bytes,
       fastRoutes: auth.scopeEvaluationRoutes(
-        createEvaluationRoutes({ evaluation: evaluation.proxy, logger }),
+        createEvaluationRoutes({ evaluation: evaluation.proxy, logger, snapshotDocuments }),
       ),
       routes: [...metricsRoutes(metrics), ...auth.httpRoutes],
       // Routers and static files added to the Express app (the dashboard, /meta) go here.
@@ -146,7 +152,7 @@ export async function startVexil({
       health,
       logger,
       ids,
-      evaluation: { api: evaluation.proxy },
+      evaluation: { api: evaluation.proxy, snapshotDocuments },
       auth: auth.grpcAuth,
       recorder: metrics,
       maxMessageBytes: config.server.max_body_bytes,

@@ -11,6 +11,7 @@ import type {
   VariantEvaluationResponse,
 } from '../../domain/model';
 import { SERVICE_NAMES } from './proto-definitions';
+import { ClientSnapshotDocuments, DEFAULT_SNAPSHOT_MAX_BYTES } from '../snapshot';
 import { presentClientSnapshot } from './snapshot-presenter';
 import type { CallContext, GrpcServiceModule, UnaryHandler } from './unary';
 import { toTimestampMessage } from './wire-types';
@@ -27,13 +28,18 @@ export interface EvaluationApi {
   legacyEvaluate(req: LegacyEvaluationRequest): Promise<LegacyEvaluationResponse>;
   legacyBatchEvaluate(req: LegacyBatchEvaluationRequest): Promise<LegacyBatchEvaluationResponse>;
   /** Everything of one namespace for the client-side snapshot; data undefined when unknown. */
-  clientSnapshot(namespaceKey: string): Promise<{ readonly data: NamespaceData | undefined }>;
+  clientSnapshot(namespaceKey: string): Promise<{
+    readonly version?: number | undefined;
+    readonly data: NamespaceData | undefined;
+  }>;
 }
 
 export interface GrpcEvaluationDeps {
   readonly api: EvaluationApi;
   /** DataService (client-side snapshot) is registered unless this is false. */
   readonly dataService?: boolean;
+  /** Client snapshot documents, shared with the HTTP route (built once per version). */
+  readonly snapshotDocuments?: ClientSnapshotDocuments;
 }
 
 type Msg = Readonly<Record<string, unknown>>;
@@ -174,18 +180,23 @@ export function createEvaluationServices(deps: GrpcEvaluationDeps): {
   ];
 
   if (deps.dataService !== false) {
+    const documents =
+      deps.snapshotDocuments ??
+      new ClientSnapshotDocuments({ maxBytes: DEFAULT_SNAPSHOT_MAX_BYTES });
     services.push({
       serviceName: SERVICE_NAMES.data,
       handlers: {
         EvaluationSnapshotNamespace: async (m: Msg, ctx: CallContext) => {
           const key = str(m, 'key');
           const version = ctx.metadata.get('x-flipt-accept-server-version')[0];
-          const { data } = await api.clientSnapshot(key);
-          return presentClientSnapshot(
+          const { version: at, data } = await api.clientSnapshot(key);
+          const document = documents.get(
             key,
+            at,
             data,
             typeof version === 'string' ? version : undefined,
           );
+          return presentClientSnapshot(document.object);
         },
       },
     });

@@ -1,29 +1,44 @@
-import { buildClientSnapshot } from '../../domain/evaluation/client-snapshot';
-import type { NamespaceData } from '../../domain/model';
 import { toTimestampMessage } from './wire-types';
 
 /**
- * flipt.evaluation.EvaluationNamespaceSnapshot for gRPC. The document is built once, in the
- * domain, in its protojson form (shared with the HTTP route); only the two encodings that
- * differ between protojson and a protobuf message are converted here: timestamps (RFC 3339
- * text -> {seconds, nanos}) and non-finite floats (protojson strings -> numbers).
+ * flipt.evaluation.EvaluationNamespaceSnapshot for gRPC, from the document the domain builds
+ * in its protojson form (shared with the HTTP route); only the two encodings that differ
+ * between protojson and a protobuf message are converted: timestamps (RFC 3339 text ->
+ * {seconds, nanos}) and non-finite floats (protojson strings -> numbers). An object the
+ * document references from several places (a segment under many rules) is converted once
+ * and stays shared, and a document is converted once however many calls ask for it.
  */
-export function presentClientSnapshot(
-  namespaceKey: string,
-  data: NamespaceData | undefined,
-  acceptServerVersion: string | undefined,
-): object {
-  return toMessageForm(buildClientSnapshot(namespaceKey, data, acceptServerVersion)) as object;
+export function presentClientSnapshot(document: object): object {
+  let message = converted.get(document);
+  if (message === undefined) {
+    message = toMessageForm(document, undefined, new Map()) as object;
+    converted.set(document, message);
+  }
+  return message;
 }
+
+const converted = new WeakMap<object, object>();
 
 const TIMESTAMP_FIELDS = new Set(['createdAt', 'updatedAt']);
 const FLOAT_FIELDS = new Set(['rollout', 'percentage']);
 
-function toMessageForm(value: unknown, field?: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => toMessageForm(v));
+function toMessageForm(
+  value: unknown,
+  field: string | undefined,
+  done: Map<object, unknown>,
+): unknown {
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = toMessageForm(v, k);
+    const seen = done.get(value);
+    if (seen !== undefined) return seen;
+    let out: unknown;
+    if (Array.isArray(value)) {
+      out = value.map((v) => toMessageForm(v, undefined, done));
+    } else {
+      const fields: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) fields[k] = toMessageForm(v, k, done);
+      out = fields;
+    }
+    done.set(value, out);
     return out;
   }
   if (typeof value === 'string' && field !== undefined) {

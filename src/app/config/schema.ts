@@ -1,6 +1,7 @@
 import { CACHE_BACKEND_NAMES } from '../../adapters/cache/registry';
 import convict from 'convict';
 import { parseDuration } from './duration';
+import { DEFAULT_SNAPSHOT_MAX_BYTES } from '../../adapters/snapshot';
 import { checkDatabaseUrl } from './database-url';
 
 /*
@@ -229,6 +230,11 @@ const schemaDefinition = {
       doc: 'Most requests in one batch evaluation (larger: 400).',
       format: 'nat',
       default: 1000,
+    },
+    snapshot_max_bytes: {
+      doc: 'Largest client snapshot document served, in bytes of JSON (larger: 429 RESOURCE_EXHAUSTED naming the size).',
+      format: 'nat',
+      default: DEFAULT_SNAPSHOT_MAX_BYTES,
     },
   },
   authentication: {

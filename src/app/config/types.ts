@@ -38,7 +38,7 @@ export interface VexilConfig {
       tls: { enabled: boolean; ca_file: string; insecure_skip_verify: boolean };
     };
   };
-  evaluation: { max_batch_size: number };
+  evaluation: { max_batch_size: number; snapshot_max_bytes: number };
   authentication: {
     required: boolean;
     methods: {

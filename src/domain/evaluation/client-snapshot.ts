@@ -173,8 +173,23 @@ function snapshotSegments(ctx: SnapshotContext, keys: readonly string[], ids: bo
   return out;
 }
 
-function snapshotRule(ctx: SnapshotContext, flag: Flag, rule: Rule) {
-  const variants = new Map(flag.variants.map((v) => [v.id, v]));
+function groupByFlag<T extends { readonly flagKey: string }>(
+  items: readonly T[],
+): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const list = out.get(item.flagKey);
+    if (list === undefined) out.set(item.flagKey, [item]);
+    else list.push(item);
+  }
+  return out;
+}
+
+function snapshotRule(
+  ctx: SnapshotContext,
+  variants: ReadonlyMap<string, Flag['variants'][number]>,
+  rule: Rule,
+) {
   return {
     id: rule.id,
     segments: snapshotSegments(ctx, rule.segmentKeys, true),
@@ -221,10 +236,24 @@ function snapshotRollout(ctx: SnapshotContext, r: Rollout) {
   return base;
 }
 
+const clientSemver = (clientVersion: string | undefined): SemVer =>
+  (clientVersion === undefined ? undefined : parseTolerantSemver(clientVersion)) ??
+  DEFAULT_CLIENT_VERSION;
+
+/**
+ * Which of the document's forms a client gets: clients whose versions give the same profile
+ * get the same document, so it can be built once for all of them.
+ */
+export function clientSnapshotProfile(clientVersion: string | undefined): string {
+  const version = clientSemver(clientVersion);
+  return `${lessThan(version, ENTITY_ID_MIN) ? '' : 'entity-id'}/${lessThan(version, DEFAULT_VARIANT_MIN) ? '' : 'default-variant'}`;
+}
+
 /**
  * Builds the snapshot document for `namespaceKey` (as requested). `clientVersion` is the
  * raw `x-flipt-accept-server-version` header: below 1.38.0 ENTITY_ID constraints are sent
- * as UNKNOWN, below 1.47.0 default variants are left out.
+ * as UNKNOWN, below 1.47.0 default variants are left out. A segment named by several rules
+ * is one object referenced from each of them.
  */
 export function buildClientSnapshot(
   namespaceKey: string,
@@ -232,22 +261,24 @@ export function buildClientSnapshot(
   clientVersion: string | undefined,
 ): object {
   if (data === undefined) return { namespace: { key: namespaceKey }, flags: [] };
-  const version =
-    (clientVersion === undefined ? undefined : parseTolerantSemver(clientVersion)) ??
-    DEFAULT_CLIENT_VERSION;
+  const version = clientSemver(clientVersion);
   const ctx: SnapshotContext = {
     segments: new Map(data.segments.map((s) => [s.key, s])),
     emitted: new Map(),
     entityIdSupported: !lessThan(version, ENTITY_ID_MIN),
   };
   const withDefaultVariant = !lessThan(version, DEFAULT_VARIANT_MIN);
-  const rulesByFlag = new Map<string, Rule[]>();
-  for (const r of data.rules)
-    rulesByFlag.set(r.flagKey, [...(rulesByFlag.get(r.flagKey) ?? []), r]);
-  const rolloutsByFlag = new Map<string, Rollout[]>();
-  for (const r of data.rollouts) {
-    rolloutsByFlag.set(r.flagKey, [...(rolloutsByFlag.get(r.flagKey) ?? []), r]);
-  }
+  const rulesByFlag = groupByFlag(data.rules);
+  const rolloutsByFlag = groupByFlag(data.rollouts);
+  let variantsFor: Flag | undefined;
+  let variantsById = new Map<string, Flag['variants'][number]>();
+  const variantsOf = (flag: Flag): ReadonlyMap<string, Flag['variants'][number]> => {
+    if (variantsFor !== flag) {
+      variantsFor = flag;
+      variantsById = new Map(flag.variants.map((v) => [v.id, v]));
+    }
+    return variantsById;
+  };
   const flags = data.flags.map((flag) => {
     const isVariant = flag.type === 'VARIANT_FLAG_TYPE';
     const isBoolean = flag.type === 'BOOLEAN_FLAG_TYPE';
@@ -262,7 +293,7 @@ export function buildClientSnapshot(
       rules: isVariant
         ? (rulesByFlag.get(flag.key) ?? [])
             .filter((r) => r.segmentKeys.some((k) => ctx.segments.has(k)))
-            .map((r) => snapshotRule(ctx, flag, r))
+            .map((r) => snapshotRule(ctx, variantsOf(flag), r))
         : [],
       rollouts: isBoolean
         ? (rolloutsByFlag.get(flag.key) ?? []).map((r) => snapshotRollout(ctx, r))

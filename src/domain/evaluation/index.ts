@@ -20,6 +20,7 @@ export {
 export { UnevaluableFlagError } from './evaluation-errors';
 export {
   buildClientSnapshot,
+  clientSnapshotProfile,
   float32ToJsonNumber,
   formatTimestamp,
   parseTolerantSemver,

@@ -1,11 +1,13 @@
-import { createHash } from 'node:crypto';
 import type { EvaluationService } from '../../../domain/services/evaluation';
-import { buildClientSnapshot } from '../../../domain/evaluation';
 import type { BooleanEvaluationResponse, EvaluationRequest } from '../../../domain/model';
 import type { Logger } from '../../../ports';
 import { sendJson } from '../http-error';
 import type { JsonRoute } from '../http-handler';
 import type { HttpRoute } from '../route-table';
+import type { ClientSnapshotDocuments } from '../../snapshot';
+import { snapshotRoute } from './snapshot-route';
+
+export { snapshotEtag } from './snapshot-route';
 import {
   decodeBatchRequest,
   decodeEvaluationRequest,
@@ -27,11 +29,9 @@ export interface EvaluationRoutesDeps {
   > &
     Partial<Pick<EvaluationService, 'booleanCached'>>;
   readonly logger: Logger;
+  /** Client snapshot documents, shared with the gRPC DataService. */
+  readonly snapshotDocuments?: ClientSnapshotDocuments;
 }
-
-/** The snapshot ETag: hex SHA-1 of the namespace version, unquoted, as Flipt sends it. */
-export const snapshotEtag = (version: number): string =>
-  createHash('sha1').update(String(version)).digest('hex');
 
 type BooleanApi = EvaluationRoutesDeps['evaluation'];
 
@@ -117,25 +117,6 @@ export function createEvaluationRoutes(deps: EvaluationRoutesDeps): HttpRoute[] 
         ),
       ),
     ),
-    {
-      method: 'GET',
-      pattern: '/internal/v1/evaluation/snapshot/namespace/:key',
-      handle: async (x) => {
-        const key = x.params['key'] ?? '';
-        const { version, data } = await evaluation.clientSnapshot(key);
-        if (version !== undefined && data !== undefined) {
-          const etag = snapshotEtag(version);
-          x.res.setHeader('ETag', etag);
-          if (x.req.headers['if-none-match'] === etag) {
-            x.res.statusCode = 304;
-            x.res.end();
-            return;
-          }
-        }
-        const header = x.req.headers['x-flipt-accept-server-version'];
-        const clientVersion = Array.isArray(header) ? header[0] : header;
-        sendJson(x.res, 200, buildClientSnapshot(key, data, clientVersion));
-      },
-    },
+    snapshotRoute(evaluation, deps.snapshotDocuments),
   ];
 }

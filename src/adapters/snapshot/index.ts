@@ -1,0 +1,6 @@
+export {
+  ClientSnapshotDocuments,
+  DEFAULT_SNAPSHOT_MAX_BYTES,
+  type ClientSnapshotDocument,
+  type ClientSnapshotDocumentsOptions,
+} from './client-snapshot-documents';
