@@ -11,7 +11,16 @@ import { RandomIdGenerator, SystemClock } from '../adapters/system';
 import { createHttpHandler } from '../adapters/http';
 import { bindGrpcServer, createGrpcServer, shutdownGrpcServer } from '../adapters/grpc/server';
 import { createEvaluationRoutes } from '../adapters/http/evaluation';
-import type { VexilConfig } from './config';
+import { publicConfig, type VexilConfig } from './config';
+import {
+  createCsrfGuard,
+  createMetaRoutes,
+  createSessionRoutes,
+  DASHBOARD_DIST_DIR,
+  dashboardBuilt,
+  dashboardFiles,
+} from '../adapters/http';
+import type { ExpressMount } from '../adapters/http/express-app';
 import { Deferred } from './deferred';
 import { describeListenError } from './listen-errors';
 import { MissingDatabaseError } from '../adapters/storage/typeorm/storage-errors';
@@ -126,10 +135,27 @@ export async function startVexil({
       fastRoutes: auth.scopeEvaluationRoutes(
         createEvaluationRoutes({ evaluation: evaluation.proxy, logger, snapshotDocuments }),
       ),
-      routes: [...metricsRoutes(metrics), ...auth.httpRoutes],
-      // Routers and static files added to the Express app (the dashboard, /meta) go here.
-      mounts: [],
-      guards: auth.httpGuards,
+      routes: [
+        ...metricsRoutes(metrics),
+        ...auth.httpRoutes,
+        ...createSessionRoutes({
+          authenticator: auth.authenticator,
+          required: config.authentication.required,
+          readOnly: config.server.mode === 'read-only',
+          version,
+        }),
+        ...createMetaRoutes({
+          version,
+          authenticationRequired: config.authentication.required,
+          readOnly: config.server.mode === 'read-only',
+          config: () => publicConfig(config),
+        }),
+      ],
+      mounts: dashboardMounts(config, logger),
+      // Cookie sessions (the dashboard) must prove their writes are their own.
+      guards: config.authentication.required
+        ? [...auth.httpGuards, createCsrfGuard()]
+        : auth.httpGuards,
       recorder: metrics.enabled ? metrics : undefined,
       accessLog: config.log.level === 'debug' || config.log.level === 'info',
     }),
@@ -294,6 +320,18 @@ function cachingAdapters(config: VexilConfig, logger: Logger): CachingAdapters {
   const { caching } = config;
   const section = (caching as unknown as Record<string, unknown>)[caching.backend];
   return createCaching(caching.backend, section, { logger });
+}
+
+/** The dashboard's files at /, when enabled and built. */
+function dashboardMounts(config: VexilConfig, logger: Logger): ExpressMount[] {
+  if (!config.ui.enabled) return [];
+  if (!dashboardBuilt(DASHBOARD_DIST_DIR)) {
+    logger.warn('dashboard not served: its files are missing (run "npm run build")', {
+      dir: DASHBOARD_DIST_DIR,
+    });
+    return [];
+  }
+  return [dashboardFiles({ dir: DASHBOARD_DIST_DIR })];
 }
 
 /** GET /metrics in Prometheus text format, never authenticated; absent when metrics are off. */

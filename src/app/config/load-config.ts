@@ -178,3 +178,27 @@ export function redactedConfig(config: VexilConfig): Record<string, unknown> {
 export function maskUrlPassword(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)\S*@/i, '$1***@');
 }
+
+const camel = (key: string): string => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * The effective configuration as GET /meta/config shows it: nested, keys in camelCase as
+ * Flipt's JSON tags are, and every sensitive key (database URL, passwords, tokens, exporter
+ * headers) left out rather than masked.
+ */
+export function publicConfig(config: VexilConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [path, leaf] of LEAVES) {
+    if (leaf.sensitive) continue;
+    const parts = path.split('.');
+    const value = parts.reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], config);
+    let node = out;
+    parts.slice(0, -1).forEach((part) => {
+      const key = camel(part);
+      node = (node[key] ??= {}) as Record<string, unknown>;
+    });
+    node[camel(parts[parts.length - 1] as string)] =
+      leaf.format === 'duration' && typeof value === 'number' ? formatDuration(value) : value;
+  }
+  return out;
+}

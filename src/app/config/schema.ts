@@ -290,6 +290,13 @@ const schemaDefinition = {
       default: 'auto',
     },
   },
+  ui: {
+    enabled: {
+      doc: 'Serve the web dashboard at / on the HTTP port.',
+      format: 'bool',
+      default: true,
+    },
+  },
   metrics: {
     enabled: { doc: 'Serve Prometheus metrics at /metrics.', format: 'bool', default: true },
   },

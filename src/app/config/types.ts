@@ -50,6 +50,7 @@ export interface VexilConfig {
     };
   };
   log: { level: 'debug' | 'info' | 'warn' | 'error'; encoding: 'auto' | 'json' | 'console' };
+  ui: { enabled: boolean };
   metrics: { enabled: boolean };
   tracing: {
     enabled: boolean;

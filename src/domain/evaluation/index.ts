@@ -28,3 +28,4 @@ export {
 export type { EvaluationContext } from './constraint';
 export { crc32 } from './crc32';
 export { distributionWidth } from './bucketing';
+export { explainFlag } from './explain';

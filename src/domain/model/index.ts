@@ -2,3 +2,4 @@ export * from './enums';
 export * from './resources';
 export * from './requests';
 export * from './evaluation';
+export * from './explanation';

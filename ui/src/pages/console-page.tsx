@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { evaluation, flags as flagsApi } from '../api/endpoints';
 import { Icon } from '../components/icons';
@@ -82,6 +82,19 @@ export function ConsolePage() {
       context: context.context,
     });
   };
+
+  // A link with ?flag=…&entity=… (from a flag's page, or shared) shows its answer at once.
+  const ranFromLink = useRef(false);
+  useEffect(() => {
+    if (ranFromLink.current || !params.get('flag')) return;
+    ranFromLink.current = true;
+    run.mutate({
+      namespaceKey: namespace,
+      flagKey: params.get('flag') ?? '',
+      entityId,
+      context: {},
+    });
+  }, [params, namespace, entityId, run]);
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit();

@@ -1,3 +1,4 @@
+import type { ExplainResponse } from '../../../domain/services/evaluation';
 import type {
   BatchEvaluationResponse,
   BatchItemResponse,
@@ -181,3 +182,12 @@ export const presentLegacyBatch = (r: LegacyBatchEvaluationResponse) => ({
   responses: r.responses.map(presentLegacy),
   requestDurationMillis: r.requestDurationMillis,
 });
+
+/**
+ * POST /evaluate/v1/explain: `boolean` or `variant` holds exactly what /evaluate/v1/boolean or
+ * /evaluate/v1/variant answers for the same request; `explanation` says why.
+ */
+export const presentExplain = (r: ExplainResponse) =>
+  'boolean' in r
+    ? { boolean: presentBoolean(r.boolean), explanation: r.explanation }
+    : { variant: presentVariant(r.variant), explanation: r.explanation };

@@ -17,6 +17,7 @@ import {
 import {
   presentBatch,
   presentBooleanJson,
+  presentExplain,
   presentLegacy,
   presentLegacyBatch,
   presentVariant,
@@ -27,6 +28,7 @@ export interface EvaluationRoutesDeps {
     EvaluationService,
     'boolean' | 'variant' | 'batch' | 'legacyEvaluate' | 'legacyBatchEvaluate' | 'clientSnapshot'
   > &
+    Partial<Pick<EvaluationService, 'explain'>> &
     Partial<Pick<EvaluationService, 'booleanCached'>>;
   readonly logger: Logger;
   /** Client snapshot documents, shared with the gRPC DataService. */
@@ -93,6 +95,17 @@ export function createEvaluationRoutes(deps: EvaluationRoutesDeps): HttpRoute[] 
     post('/evaluate/v1/namespaces/:namespaceKey/batch', async (body, params, ctx) =>
       presentBatch(await evaluation.batch(decodeBatchRequest(body, ns(params), ctx.requestId))),
     ),
+    ...(evaluation.explain === undefined
+      ? []
+      : [
+          post('/evaluate/v1/explain', async (body, _params, ctx) =>
+            presentExplain(
+              await (evaluation.explain as NonNullable<typeof evaluation.explain>)(
+                decodeEvaluationRequest(body, undefined, ctx.requestId),
+              ),
+            ),
+          ),
+        ]),
     post('/api/v1/evaluate', async (body, _params, ctx) =>
       presentLegacy(
         await evaluation.legacyEvaluate(decodeLegacyRequest(body, undefined, ctx.requestId)),

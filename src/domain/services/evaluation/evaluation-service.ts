@@ -6,6 +6,7 @@ import type {
   BatchItemResponse,
   BooleanEvaluationResponse,
   EvaluationRequest,
+  Explanation,
   LegacyBatchEvaluationRequest,
   LegacyBatchEvaluationResponse,
   LegacyEvaluationRequest,
@@ -19,6 +20,7 @@ import {
   evaluateBatch,
   evaluateBoolean,
   evaluateVariant,
+  explainFlag,
   UnevaluableFlagError,
   type CompiledNamespace,
 } from '../../evaluation';
@@ -38,6 +40,10 @@ export interface EvaluationObserver {
     error?: unknown;
   }): void;
 }
+
+export type ExplainResponse =
+  | { readonly boolean: BooleanEvaluationResponse; readonly explanation: Explanation }
+  | { readonly variant: VariantEvaluationResponse; readonly explanation: Explanation };
 
 export interface EvaluationServiceDeps {
   readonly snapshots: NamespaceSnapshots;
@@ -257,6 +263,21 @@ export class EvaluationService {
     }
     const requestId = req.requestId === '' ? this.deps.ids.uuid() : req.requestId;
     return { requestId, responses, requestDurationMillis: this.elapsedMs(started) };
+  }
+
+  /**
+   * The answer of boolean() or variant() (whichever the flag's type calls for), with the
+   * path the evaluator took to it. For people checking a flag: not counted in the
+   * evaluation metrics.
+   */
+  async explain(req: EvaluationRequest): Promise<ExplainResponse> {
+    const started = this.deps.stopwatch.nowMs();
+    const compiled = await this.compiledFor(req.namespaceKey, req.flagKey);
+    const explained = explainFlag(compiled, req);
+    const envelope = this.envelope(req.requestId, started);
+    return 'boolean' in explained
+      ? { boolean: { ...explained.boolean, ...envelope }, explanation: explained.explanation }
+      : { variant: { ...explained.variant, ...envelope }, explanation: explained.explanation };
   }
 
   /** The namespace as the client-side snapshot route serves it. */
