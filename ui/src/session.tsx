@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'react-router';
 import { onUnauthenticated, setCsrfToken } from './api/client';
 import { session as sessionApi } from './api/endpoints';
 import type { SessionInfo } from './api/types';
@@ -17,6 +17,34 @@ const SessionContext = createContext<SessionState | undefined>(undefined);
 
 export const READ_ONLY_REASON =
   'This instance runs with server.mode set to read-only: it serves evaluations, and its configuration cannot be changed here.';
+
+const ENDED = 'vexil.sessionEnded';
+
+/** Remembers, for the sign-in page, that the service ended a signed-in session. */
+function markSessionEnded(): void {
+  try {
+    sessionStorage.setItem(ENDED, '1');
+  } catch {
+    // Storage disabled: the sign-in page then shows its usual text.
+  }
+}
+
+/** Whether the last session ended under the person's feet (until the next sign-in). */
+export function sessionEnded(): boolean {
+  try {
+    return sessionStorage.getItem(ENDED) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function forgetSessionEnded(): void {
+  try {
+    sessionStorage.removeItem(ENDED);
+  } catch {
+    // Nothing was stored.
+  }
+}
 
 export function useSession(): SessionState {
   const value = useContext(SessionContext);
@@ -35,7 +63,6 @@ export function SessionProvider({
   fallback: ReactNode;
 }) {
   const client = useQueryClient();
-  const navigate = useNavigate();
   const location = useLocation();
   const query = useQuery({
     queryKey: ['session'],
@@ -50,15 +77,18 @@ export function SessionProvider({
 
   useEffect(
     () =>
-      onUnauthenticated(() => {
+      onUnauthenticated(async () => {
         const here = location.pathname + location.search;
         if (location.pathname === '/login') return;
-        client.setQueryData<SessionInfo>(['session'], (s) =>
-          s ? { ...s, authenticated: false } : s,
-        );
-        void navigate(`/login?expired=1&next=${encodeURIComponent(here)}`, { replace: true });
+        // A scoped token is refused outside its namespace with the same 401: only a session
+        // that really ended goes back to sign-in.
+        const still = await sessionApi.get().catch(() => undefined);
+        if (still?.authenticated === true) return;
+        markSessionEnded();
+        // A fresh load of the sign-in page: nothing of the ended session stays in memory.
+        window.location.replace(`/login?next=${encodeURIComponent(here)}`);
       }),
-    [client, navigate, location.pathname, location.search],
+    [location.pathname, location.search],
   );
 
   const state = useMemo<SessionState | undefined>(

@@ -1,7 +1,7 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { namespaces as namespacesApi, session as sessionApi } from '../api/endpoints';
 import { rememberNamespace, useNamespace } from '../namespace';
 import { useSession } from '../session';
@@ -82,7 +82,21 @@ export function AppShell() {
             <span>{readOnlyReason}</span>
           </div>
         ) : null}
-        <Outlet />
+        {info.namespaceKey !== undefined &&
+        location.pathname.startsWith('/namespaces/') &&
+        namespace !== info.namespaceKey ? (
+          <div className="banner danger" role="alert">
+            <Icon name="lock" style={{ marginTop: 3, flex: 'none' }} />
+            <span>
+              Your token is limited to the namespace <strong>{info.namespaceKey}</strong>.{' '}
+              <Link to={`/namespaces/${encodeURIComponent(info.namespaceKey)}/flags`}>
+                Go to its flags
+              </Link>
+            </span>
+          </div>
+        ) : (
+          <Outlet />
+        )}
       </main>
     </div>
   );

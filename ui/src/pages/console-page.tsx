@@ -84,17 +84,16 @@ export function ConsolePage() {
   };
 
   // A link with ?flag=…&entity=… (from a flag's page, or shared) shows its answer at once.
-  const ranFromLink = useRef(false);
+  const linked = useRef(
+    params.get('flag') ? { flag: params.get('flag') ?? '', entity: entityId } : undefined,
+  );
+  const { mutate } = run;
   useEffect(() => {
-    if (ranFromLink.current || !params.get('flag')) return;
-    ranFromLink.current = true;
-    run.mutate({
-      namespaceKey: namespace,
-      flagKey: params.get('flag') ?? '',
-      entityId,
-      context: {},
-    });
-  }, [params, namespace, entityId, run]);
+    const from = linked.current;
+    if (!from) return;
+    linked.current = undefined;
+    mutate({ namespaceKey: namespace, flagKey: from.flag, entityId: from.entity, context: {} });
+  }, [mutate, namespace]);
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit();

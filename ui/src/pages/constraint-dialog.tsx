@@ -26,7 +26,7 @@ const FIELDS = {
   '/constraint type/': 'type',
   '/operator/': 'operator',
   '/entityId/': 'property',
-  '/value|parsing time|cannot parse|array/i': 'value',
+  '/value|parsing|array/i': 'value',
 };
 
 export function ConstraintDialog({

@@ -33,7 +33,7 @@ export function Explanation({ response }: { response: ExplainResponse }) {
           </ol>
         </>
       ) : null}
-      <details>
+      <details open>
         <summary>Response from the evaluation API</summary>
         <pre className="code">{JSON.stringify(result, null, 2)}</pre>
       </details>
@@ -171,6 +171,16 @@ function Bucket({
         ))}
         <span className="marker" style={{ left: `calc(${(bucket / scale) * 100}% - 1px)` }} />
       </div>
+      {ranges.length > 1 ? (
+        <div className="dist-legend" style={{ marginTop: 4 }}>
+          {ranges.map((r, i) => (
+            <span key={`${r.label}-${i}`}>
+              <i style={{ background: COLORS[i % COLORS.length], opacity: r.on ? 0.9 : 0.45 }} />
+              {r.label} {r.from}–{r.to}
+            </span>
+          ))}
+        </div>
+      ) : null}
       <p className="muted" style={{ fontSize: '0.87rem', marginBottom: 0 }}>
         {text}
       </p>

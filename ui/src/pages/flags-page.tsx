@@ -339,7 +339,7 @@ export function Pager({
       <span>
         {from.toLocaleString()}–{to.toLocaleString()} of {total.toLocaleString()}
       </span>
-      <div className="btn-row">
+      <div className="btn-row" hidden={pageCount <= 1}>
         <button
           type="button"
           className="btn small"

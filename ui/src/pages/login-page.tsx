@@ -4,7 +4,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { session as sessionApi } from '../api/endpoints';
 import { Field } from '../components/ui';
 import { messageOf } from '../lib/api-error';
-import { useSession } from '../session';
+import { forgetSessionEnded, sessionEnded, useSession } from '../session';
 
 export function LoginPage() {
   const { info } = useSession();
@@ -15,8 +15,9 @@ export function LoginPage() {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const next = safeNext(params.get('next'));
+  const expired = sessionEnded() || params.has('expired');
 
-  if (!info.authenticationRequired || (info.authenticated && !params.has('expired'))) {
+  if (!info.authenticationRequired || (info.authenticated && !expired)) {
     return <Navigate to={next} replace />;
   }
 
@@ -31,6 +32,7 @@ export function LoginPage() {
     try {
       const signedIn = await sessionApi.signIn(token.trim());
       client.clear();
+      forgetSessionEnded();
       client.setQueryData(['session'], signedIn);
       void navigate(next, { replace: true });
     } catch (err) {
@@ -50,7 +52,7 @@ export function LoginPage() {
           <img src="/favicon.svg" alt="" width={28} height={28} />
           <h1>Sign in to Vexil</h1>
         </div>
-        {params.has('expired') ? (
+        {expired ? (
           <p className="banner warning" role="status">
             Your session has expired or the token was revoked. Sign in again to continue.
           </p>
