@@ -25,7 +25,6 @@ describe("vexil serve with Flipt's configuration", () => {
         .map((e) => e.message.slice('configuration: '.length).split(' ')[0]);
       expect(warnings).toEqual([
         'log.grpc_level',
-        'ui.enabled',
         'cors.allowed_origins',
         'cache.memory.eviction_interval',
         'server.https_port',
@@ -51,6 +50,6 @@ describe("vexil serve with Flipt's configuration", () => {
     expect(printed['caching.enabled']).toBe(true);
     expect(printed['caching.ttl']).toBe('1m30s');
     expect(printed['log.level']).toBe('info');
-    expect(run.stderr).toContain('vexil: configuration: ui.enabled (true) is a Flipt setting');
+    expect(run.stderr).toContain('vexil: configuration: log.grpc_level ("ERROR") is a Flipt setting');
   });
 });

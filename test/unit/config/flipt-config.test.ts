@@ -72,7 +72,6 @@ describe("Flipt's configuration", () => {
       'log.keys.time',
       'log.keys.level',
       'log.keys.message',
-      'ui.enabled',
       'ui.default_theme',
       'ui.topbar.color',
       'ui.topbar.label',
@@ -163,7 +162,7 @@ describe("Flipt's configuration", () => {
         FLIPT_DB_URL: 'file:/var/opt/flipt/flipt.db',
         FLIPT_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: 'tok',
         FLIPT_META_TELEMETRY_ENABLED: 'false',
-        FLIPT_UI_ENABLED: 'true',
+        FLIPT_UI_DEFAULT_THEME: 'dark',
         FLIPT_NOT_A_KEY: 'x',
       },
     });
@@ -179,7 +178,7 @@ describe("Flipt's configuration", () => {
     });
     expect(warnings).toEqual([
       'FLIPT_NOT_A_KEY matches no Flipt configuration key; ignored',
-      'FLIPT_UI_ENABLED ("true") is a Flipt setting Vexil does not support; ignored',
+      'FLIPT_UI_DEFAULT_THEME ("dark") is a Flipt setting Vexil does not support; ignored',
     ]);
   });
 
