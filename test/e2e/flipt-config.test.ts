@@ -50,6 +50,8 @@ describe("vexil serve with Flipt's configuration", () => {
     expect(printed['caching.enabled']).toBe(true);
     expect(printed['caching.ttl']).toBe('1m30s');
     expect(printed['log.level']).toBe('info');
-    expect(run.stderr).toContain('vexil: configuration: log.grpc_level ("ERROR") is a Flipt setting');
+    expect(run.stderr).toContain(
+      'vexil: configuration: log.grpc_level ("ERROR") is a Flipt setting',
+    );
   });
 });
