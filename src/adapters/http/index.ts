@@ -49,6 +49,5 @@ export {
 export * from './presenters';
 export { HEALTH_SERVICES, healthRoute } from './health-route';
 export { createManagementRoutes, type ManagementRoutesDeps } from './management-app';
-export { MANAGEMENT_ENDPOINTS, type ApiEndpoint, type ApiMethod } from './management-routes';
 export { createMetaRoutes, metaInfo, type MetaRoutesDeps } from './meta-routes';
 export * from './dashboard';

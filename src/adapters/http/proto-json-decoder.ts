@@ -1,36 +1,21 @@
+import type {
+  EnumSpec,
+  FieldSpec,
+  MessageSchema,
+  MessageSpec,
+  ScalarSpec,
+} from '../rpc/message-schema';
 import { invalidArgument } from './http-error';
 
 /*
  * Decoding of request messages from proto3 JSON bodies and from query strings, as
  * grpc-gateway does it (jsonpb for bodies, its query parser for GET/DELETE). Every field
- * of the schema comes out present, with its zero value when absent, so the result is the
- * protobuf request message the ManagementApi expects.
+ * of the schema (derived from the .proto: src/adapters/rpc/message-schema.ts) comes out
+ * present, with its zero value when absent, so the result is the protobuf request message
+ * the ManagementApi expects.
  */
 
-export type ScalarSpec = 'string' | 'bool' | 'int32' | 'float';
-export interface EnumSpec {
-  /** Fully qualified protobuf name, used in error messages (`flipt.FlagType`). */
-  readonly enum: string;
-  /** Value names in number order. */
-  readonly values: readonly string[];
-}
-export interface MessageSpec {
-  readonly message: MessageSchema;
-}
-export type FieldSpec =
-  | ScalarSpec
-  /** repeated string */
-  | 'strings'
-  /** google.protobuf.Struct with explicit presence: undefined when absent or null. */
-  | 'struct'
-  /** map<string,string> */
-  | 'stringMap'
-  | EnumSpec
-  /** A message-typed (or oneof) field: undefined when absent or null. */
-  | MessageSpec;
-
-/** Field JSON names (lowerCamelCase) in proto declaration order. */
-export type MessageSchema = { readonly [jsonName: string]: FieldSpec };
+export type { EnumSpec, FieldSpec, MessageSchema, MessageSpec, ScalarSpec };
 
 export const TYPE_MISMATCH_MESSAGE = 'invalid values for key(s) in json body';
 
