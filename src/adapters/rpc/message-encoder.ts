@@ -43,16 +43,18 @@ interface FieldPlan {
 export class MessageEncoders {
   private readonly encoders = new Map<string, Convert>();
 
+  /** `lookup` finds a message type by full name; the protos Vexil serves by default. */
   constructor(
     private readonly wire: Wire,
     private readonly shapes: Shapes = {},
+    private readonly lookup: (name: string) => protobuf.Type = messageType,
   ) {}
 
   /** The encoder of a message type by full name (`flipt.Flag`). */
   encoder(name: string): Convert {
     let encode = this.encoders.get(name);
     if (encode === undefined) {
-      encode = this.compile(messageType(name));
+      encode = this.compile(this.lookup(name));
     }
     return encode;
   }

@@ -49,7 +49,8 @@ export function requestSchema(name: string): MessageSchema {
   return schema;
 }
 
-function schemaOf(type: protobuf.Type): MessageSchema {
+/** The schema of any message type (requestSchema caches those of Vexil's protos). */
+export function schemaOf(type: protobuf.Type): MessageSchema {
   const out: Record<string, FieldSpec> = {};
   for (const field of type.fieldsArray) out[field.name] = fieldSpec(type, field);
   return out;
@@ -87,16 +88,15 @@ function fieldSpec(type: protobuf.Type, field: protobuf.Field): FieldSpec {
   return scalar;
 }
 
-const enumSpecs = new Map<string, EnumSpec>();
+const enumSpecs = new WeakMap<protobuf.Enum, EnumSpec>();
 
 export function enumSpec(e: protobuf.Enum): EnumSpec {
-  const name = typeName(e);
-  let spec = enumSpecs.get(name);
+  let spec = enumSpecs.get(e);
   if (spec === undefined) {
     const values: string[] = [];
     for (const [valueName, number] of Object.entries(e.values)) values[number] = valueName;
-    spec = { enum: name, values };
-    enumSpecs.set(name, spec);
+    spec = { enum: typeName(e), values };
+    enumSpecs.set(e, spec);
   }
   return spec;
 }
