@@ -34,6 +34,38 @@ end
   );
 }
 
+export interface ScriptedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: string;
+}
+
+/** A wrk script cycling through `requests` (method, path and body each), formatted once. */
+export function writeRequestScript(file: string, requests: readonly ScriptedRequest[]): void {
+  const entries = requests
+    .map(
+      (r) =>
+        `{ [==[${r.method}]==], [==[${r.path}]==], ${r.body === undefined ? 'nil' : `[==[${r.body}]==]`} }`,
+    )
+    .join(',\n  ');
+  writeFileSync(
+    file,
+    `local specs = {\n  ${entries}\n}
+local requests = {}
+local i = 0
+function init(args)
+  for k, spec in ipairs(specs) do
+    requests[k] = wrk.format(spec[1], spec[2], { ["Content-Type"] = "application/json" }, spec[3])
+  end
+end
+function request()
+  i = i % #requests + 1
+  return requests[i]
+end
+`,
+  );
+}
+
 const UNITS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
 
 function latencyMs(output: string, percentile: string): number {
@@ -56,6 +88,9 @@ export function runWrk(options: {
     '-t1',
     `-c${options.connections}`,
     `-d${options.seconds}s`,
+    // A shared machine can hold a batch answer past wrk's default 2 s, which would void the run.
+    '--timeout',
+    '10s',
     '--latency',
     '-s',
     options.script,

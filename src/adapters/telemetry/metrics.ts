@@ -1,12 +1,12 @@
-import {
-  collectDefaultMetrics,
-  Counter,
-  Gauge,
-  Histogram,
-  Registry,
-  type LabelValues,
-} from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { NotFoundError } from '../../domain/errors';
+import {
+  AccumulatedCounter,
+  AccumulatedHistogram,
+  type CounterSeries,
+  type HistogramSeries,
+  type Labels,
+} from './accumulated-metrics';
 
 /**
  * What the evaluation service reports per flag evaluated. Structurally the event of the
@@ -164,8 +164,6 @@ export function createMetrics(options: MetricsOptions): Metrics {
   return options.enabled ? new PrometheusMetrics(options) : disabledMetrics;
 }
 
-type Labels = LabelValues<string>;
-
 /**
  * Bounds the label sets of one metric: the first `max` distinct ones are kept, later ones
  * fold into one set whose values are all `other`, so an unbounded input cannot exhaust memory.
@@ -205,21 +203,31 @@ class Capped<M extends Counter | Histogram> {
   }
 }
 
-/** The label sets one flag's evaluations use on every call, made once per (namespace, flag). */
+/** The series one flag's evaluations touch on every call, resolved once per (namespace, flag). */
 interface FlagSeries {
   readonly namespace: string;
   readonly flag: string;
   readonly labels: Labels;
-  /** Boolean results' label sets keyed by reason, one map per value. */
-  readonly booleanTrue: Map<string, Labels>;
-  readonly booleanFalse: Map<string, Labels>;
+  readonly requests: CounterSeries;
+  readonly latency: HistogramSeries;
+  errors: CounterSeries | undefined;
+  /** Boolean results keyed by reason, one map per value. */
+  readonly booleanTrue: Map<string, CounterSeries>;
+  readonly booleanFalse: Map<string, CounterSeries>;
 }
 
-/** The label set one HTTP request's series use. */
+/** The two series one HTTP request updates. */
 interface HttpSeries {
-  readonly labels: Labels;
+  readonly requests: CounterSeries;
+  readonly duration: HistogramSeries;
   /** False for requests that matched no route (not counted as server errors). */
   readonly matched: boolean;
+}
+
+/** The two series one gRPC call updates. */
+interface GrpcSeries {
+  readonly handled: CounterSeries;
+  readonly handling: HistogramSeries;
 }
 
 class PrometheusMetrics implements Metrics {
@@ -229,18 +237,21 @@ class PrometheusMetrics implements Metrics {
   private readonly registry = new Registry();
   private readonly maxSeries: number;
 
-  private readonly evalRequests: Capped<Counter>;
-  private readonly evalResults: Counter;
+  private readonly evalRequests: AccumulatedCounter;
+  private readonly evalRequestsCap: SeriesCap;
+  private readonly evalResults: AccumulatedCounter;
   private readonly evalResultsCap: SeriesCap;
-  private readonly evalErrors: Counter;
-  private readonly evalLatency: Histogram;
-  private readonly serverErrors: Counter;
+  private readonly evalErrors: AccumulatedCounter;
+  private readonly evalLatency: AccumulatedHistogram;
+  private readonly serverErrors: CounterSeries;
   private readonly cacheOutcomes: Record<CacheOutcome, Capped<Counter>>;
-  private readonly httpRequests: Counter;
-  private readonly httpDuration: Histogram;
+  private readonly httpRequests: AccumulatedCounter;
+  private readonly httpDuration: AccumulatedHistogram;
   private readonly httpCap: SeriesCap;
-  private readonly grpcHandled: Capped<Counter>;
-  private readonly grpcHandling: Capped<Histogram>;
+  private readonly grpcHandled: AccumulatedCounter;
+  private readonly grpcHandling: AccumulatedHistogram;
+  private readonly grpcCap: SeriesCap;
+  private readonly grpcSeries = new Map<string, GrpcSeries>();
   private readonly snapshotRebuild: Capped<Histogram>;
   private readonly snapshotStale: Capped<Counter>;
   private readonly dbErrors: Capped<Counter>;
@@ -258,44 +269,35 @@ class PrometheusMetrics implements Metrics {
     const registers = [this.registry];
     const flipt = (names: string[]) => [...names, SCOPE_LABEL];
 
-    this.evalRequests = new Capped(
-      new Counter({
-        name: 'flipt_evaluations_requests_total',
-        help: 'The total number of requested evaluations',
-        labelNames: flipt(['namespace', 'flag']),
-        registers,
-      }),
-      ['namespace', 'flag'],
-      max,
-      true,
+    const r = this.registry;
+    this.evalRequests = new AccumulatedCounter(
+      'flipt_evaluations_requests_total',
+      'The total number of requested evaluations',
+      r,
     );
-    this.evalResults = new Counter({
-      name: 'flipt_evaluations_results_total',
-      help: 'The total number of evaluation results',
-      labelNames: flipt(['namespace', 'flag', 'value', 'reason', 'type', 'match', 'segment']),
-      registers,
-    });
+    this.evalRequestsCap = new SeriesCap(max);
+    this.evalResults = new AccumulatedCounter(
+      'flipt_evaluations_results_total',
+      'The total number of evaluation results',
+      r,
+    );
     this.evalResultsCap = new SeriesCap(max);
-    this.evalErrors = new Counter({
-      name: 'flipt_evaluations_errors_total',
-      help: 'The total number of requested evaluations that resulted in an error',
-      labelNames: flipt(['namespace', 'flag']),
-      registers,
-    });
-    this.evalLatency = new Histogram({
-      name: 'flipt_evaluations_latency_milliseconds',
-      help: 'The latency of individual evaluations in milliseconds',
-      labelNames: flipt(['namespace', 'flag']),
-      buckets: FLIPT_LATENCY_BUCKETS_MS,
-      registers,
-    });
-    this.serverErrors = new Counter({
-      name: 'flipt_server_errors_total',
-      help: 'The total number of server errors',
-      labelNames: [SCOPE_LABEL],
-      registers,
-    });
-    this.serverErrors.inc({ [SCOPE_LABEL]: FLIPT_SCOPE }, 0);
+    this.evalErrors = new AccumulatedCounter(
+      'flipt_evaluations_errors_total',
+      'The total number of requested evaluations that resulted in an error',
+      r,
+    );
+    this.evalLatency = new AccumulatedHistogram(
+      'flipt_evaluations_latency_milliseconds',
+      'The latency of individual evaluations in milliseconds',
+      r,
+      FLIPT_LATENCY_BUCKETS_MS,
+    );
+    this.serverErrors = new AccumulatedCounter(
+      'flipt_server_errors_total',
+      'The total number of server errors',
+      r,
+    ).series({ [SCOPE_LABEL]: FLIPT_SCOPE });
     const cacheCounter = (name: string, help: string) =>
       new Capped(
         new Counter({ name, help, labelNames: flipt(['cache']), registers }),
@@ -312,42 +314,30 @@ class PrometheusMetrics implements Metrics {
       ),
     };
 
-    this.httpRequests = new Counter({
-      name: 'vexil_http_requests_total',
-      help: 'HTTP requests completed, by method, route pattern and status code.',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    });
-    this.httpDuration = new Histogram({
-      name: 'vexil_http_request_duration_seconds',
-      help: 'HTTP request duration in seconds, by method, route pattern and status code.',
-      labelNames: ['method', 'route', 'status'],
-      buckets: DEFAULT_SECONDS_BUCKETS,
-      registers,
-    });
+    this.httpRequests = new AccumulatedCounter(
+      'vexil_http_requests_total',
+      'HTTP requests completed, by method, route pattern and status code.',
+      r,
+    );
+    this.httpDuration = new AccumulatedHistogram(
+      'vexil_http_request_duration_seconds',
+      'HTTP request duration in seconds, by method, route pattern and status code.',
+      r,
+      DEFAULT_SECONDS_BUCKETS,
+    );
     this.httpCap = new SeriesCap(max);
-    const grpcLabels = ['grpc_type', 'grpc_service', 'grpc_method'];
-    this.grpcHandled = new Capped(
-      new Counter({
-        name: 'grpc_server_handled_total',
-        help: 'Total number of RPCs completed on the server, regardless of success or failure.',
-        labelNames: [...grpcLabels, 'grpc_code'],
-        registers,
-      }),
-      [...grpcLabels, 'grpc_code'],
-      max,
+    this.grpcHandled = new AccumulatedCounter(
+      'grpc_server_handled_total',
+      'Total number of RPCs completed on the server, regardless of success or failure.',
+      r,
     );
-    this.grpcHandling = new Capped(
-      new Histogram({
-        name: 'grpc_server_handling_seconds',
-        help: 'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.',
-        labelNames: grpcLabels,
-        buckets: DEFAULT_SECONDS_BUCKETS,
-        registers,
-      }),
-      grpcLabels,
-      max,
+    this.grpcHandling = new AccumulatedHistogram(
+      'grpc_server_handling_seconds',
+      'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.',
+      r,
+      DEFAULT_SECONDS_BUCKETS,
     );
+    this.grpcCap = new SeriesCap(max);
     this.snapshotRebuild = new Capped(
       new Histogram({
         name: 'vexil_snapshot_rebuild_seconds',
@@ -404,30 +394,32 @@ class PrometheusMetrics implements Metrics {
   evaluated(event: EvaluatedEvent): void {
     const unknownFlag = event.error instanceof NotFoundError;
     const f = this.flagSeries(event.namespaceKey, unknownFlag ? UNKNOWN_FLAG_LABEL : event.flagKey);
-    this.evalRequests.metric.inc(f.labels);
-    this.evalLatency.observe(f.labels, event.durationMs);
+    f.requests.value++;
+    f.latency.observe(event.durationMs);
     if (event.error !== undefined) {
-      this.evalErrors.inc(f.labels);
+      (f.errors ??= this.evalErrors.series(f.labels)).value++;
       return;
     }
     const b = event.boolean;
     if (b !== undefined) {
       const byReason = b.enabled ? f.booleanTrue : f.booleanFalse;
-      let labels = byReason.get(b.reason);
-      if (labels === undefined) {
-        labels = this.resultLabels(f, {
-          value: b.enabled ? 'true' : 'false',
-          reason: b.reason,
-          type: 'boolean',
-        });
-        if (byReason.size < 32) byReason.set(b.reason, labels);
+      let series = byReason.get(b.reason);
+      if (series === undefined) {
+        series = this.evalResults.series(
+          this.resultLabels(f, {
+            value: b.enabled ? 'true' : 'false',
+            reason: b.reason,
+            type: 'boolean',
+          }),
+        );
+        if (byReason.size < 32) byReason.set(b.reason, series);
       }
-      this.evalResults.inc(labels);
+      series.value++;
       return;
     }
     const v = event.variant;
     if (v !== undefined) {
-      this.evalResults.inc(
+      this.evalResults.series(
         this.resultLabels(f, {
           match: v.match ? 'true' : 'false',
           segment: v.segmentKeys[0] ?? '',
@@ -435,7 +427,7 @@ class PrometheusMetrics implements Metrics {
           value: v.variantKey,
           type: 'variant',
         }),
-      );
+      ).value++;
     }
   }
 
@@ -460,8 +452,8 @@ class PrometheusMetrics implements Metrics {
 
   recordHttp(method: string, route: string | undefined, status: number, seconds: number): void {
     const series = this.httpSeriesOf(method, route, status);
-    this.httpRequests.inc(series.labels);
-    this.httpDuration.observe(series.labels, seconds);
+    series.requests.value++;
+    series.duration.observe(seconds);
     // Flipt counts every failed API call (its HTTP gateway runs through the gRPC
     // interceptors); requests that matched no route never reached an API there.
     if (status >= 400 && series.matched) this.recordServerError();
@@ -486,8 +478,13 @@ class PrometheusMetrics implements Metrics {
         Number.isInteger(status) && status >= 100 && status < 600
           ? String(status)
           : OVERFLOW_LABEL_VALUE;
+      const labels = this.httpCap.labels(
+        ['method', 'route', 'status'],
+        [m, routeLabel, statusLabel],
+      );
       series = {
-        labels: this.httpCap.labels(['method', 'route', 'status'], [m, routeLabel, statusLabel]),
+        requests: this.httpRequests.series(labels),
+        duration: this.httpDuration.series(labels),
         matched: routeLabel !== UNMATCHED_ROUTE_LABEL,
       };
       if (byStatus.size < 600) byStatus.set(status, series);
@@ -497,8 +494,20 @@ class PrometheusMetrics implements Metrics {
 
   recordGrpc(service: string, method: string, code: number | string, seconds: number): void {
     const codeName = typeof code === 'number' ? (GRPC_CODE_NAMES[code] ?? 'Unknown') : code;
-    this.grpcHandled.metric.inc(this.grpcHandled.labels('unary', service, method, codeName));
-    this.grpcHandling.metric.observe(this.grpcHandling.labels('unary', service, method), seconds);
+    const key = `${service}/${method}/${codeName}`;
+    let series = this.grpcSeries.get(key);
+    if (series === undefined) {
+      const names = ['grpc_type', 'grpc_service', 'grpc_method', 'grpc_code'];
+      const handled = this.grpcCap.labels(names, ['unary', service, method, codeName]);
+      const { grpc_code: _code, ...handling } = handled;
+      series = {
+        handled: this.grpcHandled.series(handled),
+        handling: this.grpcHandling.series(handling),
+      };
+      if (this.grpcSeries.size < this.maxSeries) this.grpcSeries.set(key, series);
+    }
+    series.handled.value++;
+    series.handling.observe(seconds);
     if (codeName !== 'OK') this.recordServerError();
   }
 
@@ -512,7 +521,7 @@ class PrometheusMetrics implements Metrics {
   }
 
   recordServerError(): void {
-    this.serverErrors.inc({ [SCOPE_LABEL]: FLIPT_SCOPE });
+    this.serverErrors.value++;
   }
 
   registerGauge(
@@ -585,10 +594,15 @@ class PrometheusMetrics implements Metrics {
   }
 
   private makeFlagSeries(namespace: string, flag: string): FlagSeries {
+    const labels = this.evalRequestsCap.labels(['namespace', 'flag'], [namespace, flag]);
+    labels[SCOPE_LABEL] = FLIPT_SCOPE;
     return {
       namespace,
       flag,
-      labels: this.evalRequests.labels(namespace, flag),
+      labels,
+      requests: this.evalRequests.series(labels),
+      latency: this.evalLatency.series(labels),
+      errors: undefined,
       booleanTrue: new Map(),
       booleanFalse: new Map(),
     };
