@@ -1,10 +1,4 @@
-import type {
-  LabelValues,
-  Metric,
-  MetricObjectWithValues,
-  MetricValue,
-  Registry,
-} from 'prom-client';
+import type { LabelValues, Metric, Registry } from 'prom-client';
 
 /*
  * Counters and histograms for the request path, read by prom-client's registry at scrape time.
