@@ -139,7 +139,7 @@ async function main(): Promise<void> {
       core: SERVER_CORE,
       script: path.join(__dirname, 'raw-server.js'),
       // Default Node, but for the memory reducer: idle while Vexil is measured, it would
-      // otherwise come back slower each round (docs/performance.md, "Idle spells").
+      // otherwise come back slower each round (bench/NOTES.md, "Launch flags").
       nodeArgs: ['--no-memory-reducer'],
       env: { BENCH_ANSWER_BYTES: String(answerBytes) },
       readyWhen: (l) => l['message'] === 'listening',
