@@ -49,7 +49,7 @@ describe('GET /metrics on the running server', () => {
       ),
     ).toBe(3);
     expect(text).toMatch(
-      /^flipt_evaluations_latency_milliseconds_bucket\{[^}]*le="\+Inf"[^}]*flag="metered"[^}]*\} 3$/m,
+      /^flipt_evaluations_latency_milliseconds_bucket\{(?=[^}]*le="\+Inf")(?=[^}]*flag="metered")[^}]*\} 3$/m,
     );
     // A flag that does not exist is counted under one fixed label, never its raw key.
     expect(sample(/^flipt_evaluations_errors_total\{[^}]*flag="\(unknown\)"[^}]*\} (\d+)/m)).toBe(
