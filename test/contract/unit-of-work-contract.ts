@@ -1,7 +1,7 @@
 import { ForeignKeyViolationError, UniqueViolationError } from '../../src/domain/errors';
 import type { Storage } from '../../src/ports';
 import { SequentialIds, TickingClock, uniqueKey } from '../support/fixtures';
-import type { OpenStorage } from './storage-contract';
+import type { OpenStorage } from './storage-contract-context';
 
 const TS = '2024-05-01T10:00:00.123456Z';
 
