@@ -26,4 +26,13 @@ export interface UnitOfWork {
     namespaceKey: string,
     work: (repos: Repositories, scope: WriteScope) => Promise<T>,
   ): Promise<T>;
+  /**
+   * A write to several namespaces at once (an import): one transaction, in which each listed
+   * namespace's version is bumped once before `work` runs, in key order so that two such
+   * writes lock alike. `scopes` has an entry for every listed key.
+   */
+  writeNamespaces<T>(
+    namespaceKeys: readonly string[],
+    work: (repos: Repositories, scopes: ReadonlyMap<string, WriteScope>) => Promise<T>,
+  ): Promise<T>;
 }

@@ -95,6 +95,52 @@ export function describeUnitOfWorkContract(name: string, open: OpenStorage): voi
       expect(state).toEqual({ flag: undefined, name: ns });
     });
 
+    it('a write to several namespaces bumps each existing one once, in one transaction', async () => {
+      const other = uniqueKey('uow2');
+      const ghost = uniqueKey('ghost');
+      const before = await version();
+      const scopes = await storage.unitOfWork.writeNamespaces([ns, ghost, ns], async (r, s) => {
+        await r.namespaces.createNamespace({
+          key: other,
+          name: other,
+          description: '',
+          protected: false,
+          createdAt: TS,
+          updatedAt: TS,
+        });
+        await r.flags.createFlag(flag(other, 'f'));
+        await r.flags.createFlag(flag(ns, 'f'));
+        return Object.fromEntries([...s].map(([k, v]) => [k, v.namespaceExists]));
+      });
+      expect(scopes).toEqual({ [ns]: true, [ghost]: false });
+      expect(await version()).toBe((before ?? 0) + 1);
+      expect(await storage.evaluationSource.getNamespaceVersion(ghost)).toBeUndefined();
+      const third = uniqueKey('uow3');
+      const failure = new Error('all or nothing');
+      await expect(
+        storage.unitOfWork.writeNamespaces([ns, other], async (r) => {
+          await r.flags.createFlag(flag(ns, 'g'));
+          await r.namespaces.createNamespace({
+            key: third,
+            name: third,
+            description: '',
+            protected: false,
+            createdAt: TS,
+            updatedAt: TS,
+          });
+          await r.flags.deleteFlag(other, 'f');
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect(await version()).toBe((before ?? 0) + 1);
+      const state = await storage.unitOfWork.read(async (r) => ({
+        g: await r.flags.getFlag(ns, 'g'),
+        third: await r.namespaces.getNamespace(third),
+        f: (await r.flags.getFlag(other, 'f'))?.key,
+      }));
+      expect(state).toEqual({ g: undefined, third: undefined, f: 'f' });
+    });
+
     it('reports a broken unique key as UniqueViolationError', async () => {
       await storage.unitOfWork.write(ns, (r) => r.flags.createFlag(flag(ns, 'dup')));
       await expect(

@@ -71,16 +71,33 @@ export class InMemoryStore implements Storage, UnitOfWork, EvaluationSource {
     work: (repos: Repositories, scope: WriteScope) => Promise<T>,
   ): Promise<T> {
     return this.serialized(() =>
+      this.tables.journaled(() => work(this.repos, { namespaceExists: this.bump(namespaceKey) })),
+    );
+  }
+
+  writeNamespaces<T>(
+    namespaceKeys: readonly string[],
+    work: (repos: Repositories, scopes: ReadonlyMap<string, WriteScope>) => Promise<T>,
+  ): Promise<T> {
+    return this.serialized(() =>
       this.tables.journaled(() => {
-        const t = this.tables;
-        const ns = t.namespaces.get(namespaceKey);
-        if (ns !== undefined) {
-          t.namespaces.set(namespaceKey, { ...ns, version: ns.version + 1 });
-          t.lastVersions.set(namespaceKey, ns.version + 1);
+        const scopes = new Map<string, WriteScope>();
+        for (const key of [...new Set(namespaceKeys)].sort()) {
+          scopes.set(key, { namespaceExists: this.bump(key) });
         }
-        return work(this.repos, { namespaceExists: ns !== undefined });
+        return work(this.repos, scopes);
       }),
     );
+  }
+
+  /** Bumps the namespace's version (inside a journaled write); false when it does not exist. */
+  private bump(namespaceKey: string): boolean {
+    const t = this.tables;
+    const ns = t.namespaces.get(namespaceKey);
+    if (ns === undefined) return false;
+    t.namespaces.set(namespaceKey, { ...ns, version: ns.version + 1 });
+    t.lastVersions.set(namespaceKey, ns.version + 1);
+    return true;
   }
 
   async getNamespaceVersion(namespaceKey: string): Promise<number | undefined> {

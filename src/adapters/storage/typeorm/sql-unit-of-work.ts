@@ -38,12 +38,31 @@ export class SqlUnitOfWork implements UnitOfWork {
     work: (repos: Repositories, scope: WriteScope) => Promise<T>,
   ): Promise<T> {
     return this.session.write(async (tx) => {
-      const affected = await tx.run(
-        `UPDATE namespaces SET "version" = "version" + 1, state_modified_at = ? WHERE "key" = ?`,
-        [tx.dialect.timestampToDb(this.deps.clock.now()), namespaceKey],
-      );
-      return work(this.repositories(tx), { namespaceExists: affected > 0 });
+      const namespaceExists = await this.bump(tx, namespaceKey);
+      return work(this.repositories(tx), { namespaceExists });
     });
+  }
+
+  writeNamespaces<T>(
+    namespaceKeys: readonly string[],
+    work: (repos: Repositories, scopes: ReadonlyMap<string, WriteScope>) => Promise<T>,
+  ): Promise<T> {
+    return this.session.write(async (tx) => {
+      const scopes = new Map<string, WriteScope>();
+      for (const key of [...new Set(namespaceKeys)].sort()) {
+        scopes.set(key, { namespaceExists: await this.bump(tx, key) });
+      }
+      return work(this.repositories(tx), scopes);
+    });
+  }
+
+  /** Bumps the namespace's version; false when it does not exist. */
+  private async bump(tx: Tx, namespaceKey: string): Promise<boolean> {
+    const affected = await tx.run(
+      `UPDATE namespaces SET "version" = "version" + 1, state_modified_at = ? WHERE "key" = ?`,
+      [tx.dialect.timestampToDb(this.deps.clock.now()), namespaceKey],
+    );
+    return affected > 0;
   }
 
   private repositories(tx: Tx): Repositories {
