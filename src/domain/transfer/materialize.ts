@@ -95,7 +95,10 @@ export function materializeNamespace(
       updatedAt: at,
       variants,
       ...(defaultVariant === undefined ? {} : { defaultVariant }),
-      ...(p.flag.metadata === undefined ? {} : { metadata: p.flag.metadata }),
+      // An empty map is stored as none, as the API stores it.
+      ...(p.flag.metadata === undefined || Object.keys(p.flag.metadata).length === 0
+        ? {}
+        : { metadata: p.flag.metadata }),
     });
     for (const r of p.rules) {
       const rat = clock.now();

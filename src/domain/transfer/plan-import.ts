@@ -9,6 +9,7 @@ import type {
   SegmentOperator,
 } from '../model';
 import * as v from '../validation';
+import { goQuote } from '../validation';
 import { canonicalJson, sortKeys } from './canonical-json';
 import type { DocumentFlag, DocumentRule, DocumentSegment, PortableDocument } from './document';
 import type { TransferProblem } from './problems';
@@ -178,13 +179,13 @@ class NamespacePlanner {
   private addSegment(s: DocumentSegment, path: string): void {
     const ns = this.key;
     if (this.segmentKeys.has(s.key)) {
-      this.problem(path, `segment "${ns}/${s.key}" is not unique`);
+      this.problem(path, `segment ${goQuote(`${ns}/${s.key}`)} is not unique`);
       return;
     }
     this.segmentKeys.add(s.key);
     if (this.current?.segmentKeys.has(s.key)) {
       if (this.options.skipExisting) this.skippedSegments.push(s.key);
-      else this.problem(path, `segment "${ns}/${s.key}" is not unique`);
+      else this.problem(path, `segment ${goQuote(`${ns}/${s.key}`)} is not unique`);
       return;
     }
     const segment: CreateSegmentRequest = {
@@ -212,13 +213,13 @@ class NamespacePlanner {
   private addFlag(doc: PortableDocument, f: DocumentFlag, path: string): void {
     const ns = this.key;
     if (this.flagKeys.has(f.key)) {
-      this.problem(path, `flag "${ns}/${f.key}" is not unique`);
+      this.problem(path, `flag ${goQuote(`${ns}/${f.key}`)} is not unique`);
       return;
     }
     this.flagKeys.add(f.key);
     if (this.current?.flagKeys.has(f.key)) {
       if (this.options.skipExisting) this.skippedFlags.push(f.key);
-      else this.problem(path, `flag "${ns}/${f.key}" is not unique`);
+      else this.problem(path, `flag ${goQuote(`${ns}/${f.key}`)} is not unique`);
       return;
     }
     const flag: CreateFlagRequest = {
@@ -237,7 +238,10 @@ class NamespacePlanner {
     const variants = f.variants.flatMap((variant, i) => {
       const at = join(path, `variants/${itemStep(variant.key, i + 1)}`);
       if (variantKeys.has(variant.key)) {
-        this.problem(at, `variant "${variant.key}" is not unique for flag "${ns}/${f.key}"`);
+        this.problem(
+          at,
+          `variant ${goQuote(variant.key)} is not unique for flag ${goQuote(`${ns}/${f.key}`)}`,
+        );
         return [];
       }
       variantKeys.add(variant.key);
@@ -320,7 +324,10 @@ class NamespacePlanner {
     const distributions = rule.distributions.flatMap((d, i) => {
       const at = join(path, `distributions/${i + 1}`);
       if (!variantKeys.has(d.variant)) {
-        this.problem(at, `variant "${d.variant}" not found for flag "${ns}/${f.key}"`);
+        this.problem(
+          at,
+          `variant ${goQuote(d.variant)} not found for flag ${goQuote(`${ns}/${f.key}`)}`,
+        );
         return [];
       }
       const ok = this.passes(at, () =>
@@ -353,7 +360,11 @@ class NamespacePlanner {
     this.pendingRules.push(() => {
       for (const key of keys) {
         if (!this.segmentExists(key)) {
-          this.problems.push({ document, path, reason: `segment "${ns}/${key}" not found` });
+          this.problems.push({
+            document,
+            path,
+            reason: `segment ${goQuote(`${ns}/${key}`)} not found`,
+          });
         }
       }
     });

@@ -1,0 +1,2 @@
+export * from './import-summary';
+export * from './transfer-service';
