@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server as GrpcServer } from '@grpc/grpc-js';
 import { ConfigStore } from '../domain/services/config';
 import { createManagementService } from '../domain/services/management-service';
+import { TransferService } from '../domain/services/transfer';
+import { createTransferRoutes, type TransferApi } from '../adapters/http/transfer-routes';
 import type { ManagementApi } from '../domain/services/api';
 import { EvaluationService, NamespaceSnapshots } from '../domain/services/evaluation';
 import type { Logger, Storage, TokenRepository } from '../ports';
@@ -89,6 +91,9 @@ export async function startVexil({
     'storage unavailable: the database has not been reached yet',
   );
 
+  const transfer = new Deferred<TransferApi>(
+    'storage unavailable: the database has not been reached yet',
+  );
   const tokens = new Deferred<TokenRepository>(
     'storage unavailable: the database has not been reached yet',
   );
@@ -149,6 +154,11 @@ export async function startVexil({
           authenticationRequired: config.authentication.required,
           readOnly: config.server.mode === 'read-only',
           config: () => publicConfig(config),
+        }),
+        ...createTransferRoutes({
+          transfer: transfer.proxy,
+          maxImportBytes: config.server.max_import_bytes,
+          readOnly: config.server.mode === 'read-only',
         }),
       ],
       mounts: dashboardMounts(config, logger),
@@ -253,6 +263,16 @@ export async function startVexil({
             new ConfigStore({ unitOfWork: opened.unitOfWork, clock, ids }),
             'storage',
           ),
+          notifier: { namespaceChanged: (ns) => snapshots.invalidate(ns) },
+          logger,
+        }),
+      );
+      transfer.resolve(
+        new TransferService({
+          unitOfWork: opened.unitOfWork,
+          evaluationSource: source,
+          clock,
+          ids,
           notifier: { namespaceChanged: (ns) => snapshots.invalidate(ns) },
           logger,
         }),

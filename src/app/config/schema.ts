@@ -122,6 +122,11 @@ const schemaDefinition = {
       format: 'nat',
       default: 4 * 1024 * 1024,
     },
+    max_import_bytes: {
+      doc: 'Largest import accepted over HTTP (POST /api/v1/import), in bytes (larger: 413 before parsing).',
+      format: 'nat',
+      default: 64 * 1024 * 1024,
+    },
   },
   db: {
     url: {

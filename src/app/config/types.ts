@@ -7,6 +7,7 @@ export interface VexilConfig {
     mode: 'read-write' | 'read-only';
     shutdown_timeout: number;
     max_body_bytes: number;
+    max_import_bytes: number;
   };
   db: {
     url: string;

@@ -24,7 +24,10 @@ export interface ExistingNamespace {
 export type ExistingConfiguration = ReadonlyMap<string, ExistingNamespace>;
 
 export interface ImportOptions {
-  /** Remove every flag and segment, and every namespace but `default`, first. */
+  /**
+   * Empty every namespace first (those in `existing`), removing those the documents do not name
+   * (but `default`, which is only emptied).
+   */
   readonly drop: boolean;
   /** Leave flags and segments whose key exists alone instead of refusing the import. */
   readonly skipExisting: boolean;
@@ -98,7 +101,8 @@ export function planImport(
     const key = doc.namespace.key;
     let planner = byKey.get(key);
     if (planner === undefined) {
-      const current = options.drop ? (key === 'default' ? EMPTY : undefined) : existing.get(key);
+      // With drop, a namespace the documents name is kept, emptied.
+      const current = options.drop ? (existing.has(key) ? EMPTY : undefined) : existing.get(key);
       planner = new NamespacePlanner(key, current, options, problems);
       byKey.set(key, planner);
     }

@@ -138,20 +138,24 @@ describe('portable documents: what an import refuses', () => {
     expect(plan(text, 'yaml', existing, { drop: true, skipExisting: false }).ok).toBe(false);
   });
 
-  it('with drop, everything present goes first and missing namespaces are created', () => {
+  it('with drop, everything present goes first; named namespaces are kept, missing ones created', () => {
     const existing = new Map([
       ['default', { flagKeys: new Set(['f']), segmentKeys: new Set<string>() }],
       ['team', { flagKeys: new Set(['f']), segmentKeys: new Set<string>() }],
     ]);
-    const outcome = plan('namespace: team\nflags: [{key: f, name: F}]\n', 'yaml', existing, {
-      drop: true,
-      skipExisting: false,
-    });
+    const outcome = plan(
+      'namespace: team\nflags: [{key: f, name: F}]\n---\nnamespace: new\n',
+      'yaml',
+      existing,
+      { drop: true, skipExisting: false },
+    );
     if (!outcome.ok) throw new Error('expected a plan');
     expect(outcome.plan.dropped).toEqual(['default', 'team']);
-    expect(outcome.plan.namespaces[0]?.create).toEqual({
-      key: 'team',
-      name: 'team',
+    expect(outcome.plan.namespaces[0]?.create).toBeUndefined();
+    expect(outcome.plan.namespaces[0]?.flags.map((f) => f.flag.key)).toEqual(['f']);
+    expect(outcome.plan.namespaces[1]?.create).toEqual({
+      key: 'new',
+      name: 'new',
       description: '',
     });
   });

@@ -3,7 +3,10 @@ import type { ImportPlan } from '../../transfer';
 /** What an import did, or with `dryRun` would do, per namespace. */
 export interface ImportSummary {
   readonly dryRun: boolean;
-  /** Namespaces emptied first (drop); all but the default namespace are removed. */
+  /**
+   * Namespaces emptied first (drop): those the import names, and the default namespace, are
+   * kept (emptied); the others are removed.
+   */
   readonly dropped: readonly string[];
   readonly namespaces: ReadonlyArray<{
     readonly key: string;
@@ -43,7 +46,8 @@ export function describeImport(summary: ImportSummary): string[] {
   const lines: string[] = [];
   const would = summary.dryRun ? 'would be ' : '';
   for (const key of summary.dropped) {
-    lines.push(`- namespace ${key}: ${would}${key === 'default' ? 'emptied' : 'removed'}`);
+    const kept = key === 'default' || summary.namespaces.some((n) => n.key === key);
+    lines.push(`- namespace ${key}: ${would}${kept ? 'emptied' : 'removed'}`);
   }
   for (const ns of summary.namespaces) {
     const created = [count(ns.flags.length, 'flag'), count(ns.segments.length, 'segment')];

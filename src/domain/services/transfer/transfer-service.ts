@@ -75,21 +75,26 @@ export class TransferService {
     const documents = confine(decoded.documents, req.namespace);
     const options = { drop: req.drop, skipExisting: req.skipExisting };
     const named = [...new Set(documents.map((d) => d.namespace.key))];
+    // What is looked at: with drop, every namespace (only its own for a namespace's import).
+    const scope = (r: Repositories): Promise<readonly string[]> =>
+      !req.drop
+        ? Promise.resolve(named)
+        : req.namespace !== undefined
+          ? Promise.resolve([req.namespace])
+          : namespaceKeys(r);
 
     if (req.dryRun) {
       return this.deps.unitOfWork.read(async (r) => {
-        const existing = await loadExisting(r, req.drop ? undefined : named);
+        const existing = await loadExisting(r, await scope(r));
         return summarize(checked(planImport(documents, existing, options)), true);
       });
     }
     // With drop, every namespace is written; the list read here is read again inside.
-    const keys = req.drop
-      ? [...new Set([...named, ...(await this.deps.unitOfWork.read(namespaceKeys))])]
-      : named;
+    const keys = [...new Set([...named, ...(await this.deps.unitOfWork.read(scope))])];
     const plan = await this.deps.unitOfWork.writeNamespaces(keys, async (r) => {
-      const existing = await loadExisting(r, req.drop ? undefined : named);
+      const existing = await loadExisting(r, await scope(r));
       const planned = checked(planImport(documents, existing, options));
-      for (const key of planned.dropped) await dropNamespace(r, key);
+      for (const key of planned.dropped) await dropNamespace(r, key, named.includes(key));
       for (const ns of planned.namespaces) {
         await writeNamespace(r, materializeNamespace(ns, this.deps.ids, this.deps.clock));
       }
@@ -156,13 +161,13 @@ async function namespaceKeys(r: Repositories): Promise<string[]> {
   return (await r.namespaces.listNamespaces(ALL)).items.map((n) => n.key);
 }
 
-/** What the namespaces hold now (every namespace when `keys` is undefined). */
+/** What the namespaces hold now. */
 async function loadExisting(
   r: Repositories,
-  keys: readonly string[] | undefined,
+  keys: readonly string[],
 ): Promise<ExistingConfiguration> {
   const existing = new Map<string, ExistingNamespace>();
-  for (const key of keys ?? (await namespaceKeys(r))) {
+  for (const key of keys) {
     if ((await r.namespaces.getNamespace(key)) === undefined) continue;
     const scope = { ...ALL, namespaceKey: key };
     existing.set(key, {
@@ -173,10 +178,13 @@ async function loadExisting(
   return existing;
 }
 
-/** Removes a namespace with its content; the default namespace is kept, emptied. */
-async function dropNamespace(r: Repositories, key: string): Promise<void> {
+/**
+ * Removes a namespace with its content. The default namespace, and one the import fills
+ * again, is kept, emptied: its name, description and protection stay as they were.
+ */
+async function dropNamespace(r: Repositories, key: string, refilled: boolean): Promise<void> {
   const namespace = await r.namespaces.getNamespace(key);
   if (namespace === undefined) return;
   await r.namespaces.deleteNamespace(key);
-  if (key === 'default') await r.namespaces.createNamespace(namespace);
+  if (key === 'default' || refilled) await r.namespaces.createNamespace(namespace);
 }
