@@ -104,7 +104,10 @@ export class TransferService {
       try {
         this.deps.notifier.namespaceChanged(key);
       } catch (err) {
-        this.deps.logger?.warn('change notice failed after an import', { namespace: key, err });
+        this.deps.logger?.warn('change notice failed after the import committed', {
+          namespace: key,
+          err,
+        });
       }
     }
     return summarize(plan, false);
