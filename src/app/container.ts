@@ -15,6 +15,7 @@ import { bindGrpcServer, createGrpcServer, shutdownGrpcServer } from '../adapter
 import { createEvaluationRoutes } from '../adapters/http/evaluation';
 import { publicConfig, type VexilConfig } from './config';
 import {
+  copyFlagRoute,
   createCsrfGuard,
   createMetaRoutes,
   createSessionRoutes,
@@ -143,6 +144,7 @@ export async function startVexil({
       routes: [
         ...metricsRoutes(metrics),
         ...auth.httpRoutes,
+        copyFlagRoute(managementApi),
         ...createSessionRoutes({
           authenticator: auth.authenticator,
           required: config.authentication.required,

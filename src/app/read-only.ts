@@ -1,7 +1,7 @@
 import { UnavailableError } from '../domain/errors';
 import type { ManagementApi } from '../domain/services/api';
 
-const WRITE = /^(create|update|delete|order)/;
+const WRITE = /^(create|update|delete|order|copy)/;
 
 /**
  * server.mode read-only: an evaluation tier. Reads pass through; every write is refused with

@@ -138,3 +138,32 @@ test('rollouts: a threshold and a segment rollout, reordered by dragging', async
   await expect.poll(order).toEqual(['SEGMENT_ROLLOUT_TYPE', 'THRESHOLD_ROLLOUT_TYPE']);
   await expectAccessible(page, 'a boolean flag with rollouts');
 });
+
+test('copies a flag with its rules to another namespace, segments included', async ({
+  page,
+  api,
+}) => {
+  await api.post('/api/v1/namespaces', { key: 'prod', name: 'Production' });
+  await page.goto('/namespaces/default/flags/checkout');
+  await page.getByRole('button', { name: 'Copy to…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Copy checkout to another namespace' });
+  await dialog.getByRole('button', { name: 'Copy flag' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Choose a namespace.');
+  await dialog.getByLabel('Target namespace').selectOption('prod');
+  await dialog.getByRole('button', { name: 'Copy flag' }).click();
+  await expect(page).toHaveURL(/\/namespaces\/prod\/flags\/checkout$/);
+  await expect(page.getByText('control 60%')).toBeVisible();
+  const segments = await api.get<{ segments: { key: string }[] }>(
+    '/api/v1/namespaces/prod/segments',
+  );
+  expect(segments.segments.map((s) => s.key).sort()).toEqual(['europe', 'internal']);
+
+  // A second copy finds the flag there and says so beside the field.
+  await page.goto('/namespaces/default/flags/checkout');
+  await page.getByRole('button', { name: 'Copy to…' }).click();
+  const again = page.getByRole('dialog', { name: 'Copy checkout to another namespace' });
+  await again.getByLabel('Target namespace').selectOption('prod');
+  await again.getByRole('button', { name: 'Copy flag' }).click();
+  await expect(again.getByRole('alert')).toHaveText('flag "prod/checkout" is not unique');
+  await expectAccessible(page, 'the copy dialog');
+});

@@ -51,3 +51,4 @@ export { HEALTH_SERVICES, healthRoute } from './health-route';
 export { createManagementRoutes, type ManagementRoutesDeps } from './management-app';
 export { createMetaRoutes, metaInfo, type MetaRoutesDeps } from './meta-routes';
 export * from './dashboard';
+export { copyFlagRoute } from './copy-flag-route';

@@ -249,3 +249,12 @@ export interface ListAuthenticationsRequest {
   readonly limit: number;
   readonly pageToken: string;
 }
+
+/** Vexil's own: copy a flag with its variants, rules and rollouts to another namespace. */
+export interface CopyFlagRequest {
+  readonly namespaceKey: string;
+  readonly key: string;
+  readonly targetNamespaceKey: string;
+  /** The key in the target namespace; "" keeps the flag's key. */
+  readonly targetKey: string;
+}

@@ -1,4 +1,5 @@
 import type {
+  CopyFlagRequest,
   Constraint,
   CreateConstraintRequest,
   CreateDistributionRequest,
@@ -101,6 +102,8 @@ export interface ManagementApi {
   createFlag(req: CreateFlagRequest): Promise<Flag>;
   updateFlag(req: UpdateFlagRequest): Promise<Flag>;
   deleteFlag(req: DeleteFlagRequest): Promise<void>;
+  /** Vexil's own: the flag with its variants, rules and rollouts, into another namespace. */
+  copyFlag(req: CopyFlagRequest): Promise<Flag>;
   createVariant(req: CreateVariantRequest): Promise<Variant>;
   updateVariant(req: UpdateVariantRequest): Promise<Variant>;
   deleteVariant(req: DeleteVariantRequest): Promise<void>;

@@ -1,5 +1,6 @@
 import type {
   Constraint,
+  CopyFlagRequest,
   CreateConstraintRequest,
   CreateDistributionRequest,
   CreateFlagRequest,
@@ -154,6 +155,14 @@ export class ManagementService implements ManagementApi {
     v.validateDeleteFlag(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
     return this.write(namespaceKey, () => this.store.deleteFlag({ ...req, namespaceKey }));
+  }
+
+  async copyFlag(req: CopyFlagRequest): Promise<Flag> {
+    v.requireField(req.key, 'key');
+    v.requireField(req.targetNamespaceKey, 'targetNamespaceKey');
+    if (req.targetKey !== '') v.requireKeyFormat(req.targetKey);
+    const namespaceKey = resolveNamespace(req.namespaceKey);
+    return this.write(req.targetNamespaceKey, () => this.store.copyFlag({ ...req, namespaceKey }));
   }
 
   async createVariant(req: CreateVariantRequest): Promise<Variant> {

@@ -1,5 +1,6 @@
 import type {
   Constraint,
+  CopyFlagRequest,
   CreateConstraintRequest,
   CreateDistributionRequest,
   CreateFlagRequest,
@@ -41,6 +42,7 @@ import type {
   Variant,
 } from '../../model';
 import type { ConfigContext } from './context';
+import { copyFlag } from './copy-flag';
 import * as flags from './flags';
 import * as namespaces from './namespaces';
 import * as rollouts from './rollouts';
@@ -87,6 +89,9 @@ export class ConfigStore {
   }
   deleteFlag(req: DeleteFlagRequest): Promise<void> {
     return flags.deleteFlag(this.c, req);
+  }
+  copyFlag(req: CopyFlagRequest): Promise<Flag> {
+    return copyFlag(this.c, req);
   }
   createVariant(req: CreateVariantRequest): Promise<Variant> {
     return flags.createVariant(this.c, req);
