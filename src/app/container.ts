@@ -15,6 +15,7 @@ import { bindGrpcServer, createGrpcServer, shutdownGrpcServer } from '../adapter
 import { createEvaluationRoutes } from '../adapters/http/evaluation';
 import { publicConfig, type VexilConfig } from './config';
 import {
+  metaInfo,
   copyFlagRoute,
   createCsrfGuard,
   createMetaRoutes,
@@ -192,6 +193,15 @@ export async function startVexil({
       ids,
       evaluation: { api: evaluation.proxy, snapshotDocuments },
       auth: auth.grpcAuth,
+      meta: {
+        info: () =>
+          metaInfo({
+            version,
+            authenticationRequired: config.authentication.required,
+            readOnly: config.server.mode === 'read-only',
+          }),
+        config: () => publicConfig(config),
+      },
       recorder: metrics,
       maxMessageBytes: config.server.max_body_bytes,
       ...(auth.grpcAuthenticator ? { authenticator: auth.grpcAuthenticator } : {}),

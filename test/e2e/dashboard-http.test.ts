@@ -1,7 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DASHBOARD_DIST_DIR } from '../../src/adapters/http/dashboard';
+import * as grpc from '@grpc/grpc-js';
 import { startVexil, type VexilProcess } from '../support/vexil-process';
+import { clientFor, unary } from '../unit/grpc/grpc-test-support';
 
 const TOKEN = 'dashboard-http-test-token-aaaaaaaaaaaaaaaaaaaa';
 
@@ -87,6 +89,33 @@ describe('the dashboard session with authentication required', () => {
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+
+  it('MetadataService over gRPC answers the same JSON in an HttpBody, with a token only', async () => {
+    const client = clientFor('flipt.meta.MetadataService', vexil.grpcPort);
+    try {
+      await expect(unary(client, 'GetInfo', {})).rejects.toMatchObject({ code: 16 });
+      const metadata = new grpc.Metadata();
+      metadata.set('authorization', `Bearer ${TOKEN}`);
+      const info = await unary<{ contentType: string; data: Buffer }>(
+        client,
+        'GetInfo',
+        {},
+        metadata,
+      );
+      expect(info.contentType).toBe('application/json');
+      expect(JSON.parse(info.data.toString())).toMatchObject({
+        authentication: { required: true },
+        storage: { type: 'database', readOnly: true },
+      });
+      const config = await unary<{ data: Buffer }>(client, 'GetConfiguration', {}, metadata);
+      const parsed = JSON.parse(config.data.toString()) as { server: { mode: string }; db: object };
+      expect(parsed.server.mode).toBe('read-only');
+      expect(parsed.db).not.toHaveProperty('url');
+      expect(config.data.toString()).not.toContain(TOKEN);
+    } finally {
+      client.close();
+    }
+  });
 
   it('meta needs a token, and says the instance is read-only', async () => {
     expect((await call('GET', '/meta/info')).status).toBe(401);

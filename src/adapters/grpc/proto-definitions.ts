@@ -13,6 +13,7 @@ export const PROTO_FILES = [
   'evaluation.proto',
   'auth.proto',
   'health.proto',
+  'meta.proto',
 ] as const;
 
 /**
@@ -53,6 +54,7 @@ export const SERVICE_NAMES = {
   kubernetesAuth: 'flipt.auth.AuthenticationMethodKubernetesService',
   githubAuth: 'flipt.auth.AuthenticationMethodGithubService',
   health: 'grpc.health.v1.Health',
+  meta: 'flipt.meta.MetadataService',
 } as const;
 
 /** The service definition (method table) of one fully-qualified service. */

@@ -6,6 +6,7 @@ import { createAuthServices, type GrpcAuthDeps } from './auth-service';
 import { createEvaluationServices, type GrpcEvaluationDeps } from './evaluation-service';
 import { createFliptHandlers } from './flipt-service';
 import { HealthService } from './health-service';
+import { createMetaService, type GrpcMetaDeps } from './meta-service';
 import { loadProtoDefinitions, serviceDefinition, SERVICE_NAMES } from './proto-definitions';
 import {
   wrapUnary,
@@ -26,6 +27,8 @@ export interface GrpcDeps {
   readonly evaluation?: GrpcEvaluationDeps;
   /** flipt.auth.* services. */
   readonly auth?: GrpcAuthDeps;
+  /** flipt.meta.MetadataService. */
+  readonly meta?: GrpcMetaDeps;
   /**
    * Runs before every unary handler (after the request id is known, before the request is
    * looked at), so an authentication failure wins over a validation failure as in Flipt.
@@ -72,6 +75,7 @@ export function createGrpcServer(deps: GrpcDeps): grpc.Server {
     },
     ...(evaluation?.services ?? []),
     ...(deps.auth ? createAuthServices(deps.auth) : []),
+    ...(deps.meta ? [createMetaService(deps.meta)] : []),
   ];
 
   for (const mod of modules) {
