@@ -52,7 +52,8 @@ export function segmentKeysUsed(rules: readonly Rule[], rollouts: readonly Rollo
 /**
  * The copy of a flag in another namespace, as a pure function of what was read: fresh ids for
  * every variant, rule, distribution, rollout and constraint, references rewired to them,
- * ranks and order kept, timestamps `now`. Segments named in `existingSegmentKeys` are reused.
+ * ranks kept. The flag, segments, rules and rollouts are created `now`; variants, constraints
+ * and distributions keep their creation times, which is what orders them. Segments named in `existingSegmentKeys` are reused.
  */
 export function planFlagCopy(
   source: CopySource,
@@ -71,7 +72,7 @@ export function planFlagCopy(
   const variants = flag.variants.map((v): Variant => {
     const id = ids.uuid();
     variantIds.set(v.id, id);
-    return { ...v, id, namespaceKey: ns, flagKey, createdAt: now, updatedAt: now };
+    return { ...v, id, namespaceKey: ns, flagKey };
   });
   const segments = source.segments
     .filter((s) => !target.existingSegmentKeys.has(s.key))
@@ -89,8 +90,6 @@ export function planFlagCopy(
         ...c,
         id: ids.uuid(),
         namespaceKey: ns,
-        createdAt: now,
-        updatedAt: now,
       })),
     }));
   const distributions: Distribution[] = [];
@@ -100,14 +99,7 @@ export function planFlagCopy(
       const variantId = variantIds.get(d.variantId);
       // A distribution always names a variant of its own flag; one that does not is not copied.
       if (variantId === undefined) continue;
-      distributions.push({
-        ...d,
-        id: ids.uuid(),
-        ruleId: id,
-        variantId,
-        createdAt: now,
-        updatedAt: now,
-      });
+      distributions.push({ ...d, id: ids.uuid(), ruleId: id, variantId });
     }
     return {
       id,
