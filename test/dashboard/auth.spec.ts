@@ -111,7 +111,9 @@ test('an expired session sends the person back to sign in, and sign-out ends it'
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/namespaces\/default\/flags$/);
 
-  await expect(page.getByRole('link', { name: 'Segments' })).toBeVisible();
+  // Everything on the page has loaded before the token goes away.
+  await expect(page.getByText(/\d+ flags? in default/)).toBeVisible();
+  await expect(page.getByRole('button', { name: /Namespace/ })).toContainText('Default');
   await api.del(`/auth/v1/tokens/${authentication.id}`);
   await page.getByRole('link', { name: 'Segments' }).click();
   await expect(page.getByText('Your session has expired')).toBeVisible();
