@@ -75,10 +75,11 @@ export async function startVexil(
 
   const ports = await new Promise<{ httpPort: number; grpcPort: number }>(
     (resolvePorts, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`vexil did not listen in time:\n${lines.join('\n')}`)),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => {
+        // A server that never said it listens is not left running after the test gives up.
+        child.kill('SIGKILL');
+        reject(new Error(`vexil did not listen in time:\n${lines.join('\n')}`));
+      }, timeoutMs);
       const onLine = (line: string) => {
         lines.push(line);
         try {
