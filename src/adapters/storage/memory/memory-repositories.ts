@@ -85,6 +85,19 @@ function order<
   });
 }
 
+/** A repository without its bulk writes, which memoryRepositories adds from the single ones. */
+type Single<R> = Omit<
+  R,
+  | 'createFlags'
+  | 'createVariants'
+  | 'setDefaultVariants'
+  | 'createSegments'
+  | 'createConstraints'
+  | 'createRules'
+  | 'createDistributions'
+  | 'createRollouts'
+>;
+
 export function memoryRepositories(t: MemoryTables): Repositories {
   const flagRows = (ns: string): FlagRow[] =>
     t.flags.find((f) => f.namespaceKey === ns).sort(byCreated);
@@ -211,7 +224,7 @@ export function memoryRepositories(t: MemoryTables): Repositories {
     },
   };
 
-  const flags: FlagRepository = {
+  const flags: Single<FlagRepository> = {
     getFlag: async (ns, key) => {
       const row = t.flags.get(pair(ns, key));
       return row && flagOut(row);
@@ -256,7 +269,7 @@ export function memoryRepositories(t: MemoryTables): Repositories {
     },
   };
 
-  const segments: SegmentRepository = {
+  const segments: Single<SegmentRepository> = {
     getSegment: async (ns, key) => {
       const row = t.segments.get(pair(ns, key));
       return row && segmentOut(row);
@@ -306,7 +319,7 @@ export function memoryRepositories(t: MemoryTables): Repositories {
   const ranks = (rows: ReadonlyArray<{ id: string; rank: number }>): RankedId[] =>
     rows.map((r) => ({ id: r.id, rank: r.rank }));
 
-  const rules: RuleRepository = {
+  const rules: Single<RuleRepository> = {
     getRule: async (ns, id) => {
       const row = t.rules.get(id);
       return row?.namespaceKey === ns ? ruleOut(row) : undefined;
@@ -352,7 +365,7 @@ export function memoryRepositories(t: MemoryTables): Repositories {
     },
   };
 
-  const rollouts: RolloutRepository = {
+  const rollouts: Single<RolloutRepository> = {
     getRollout: async (ns, id) => {
       const row = t.rollouts.get(id);
       return row?.namespaceKey === ns ? rolloutOut(row) : undefined;
@@ -389,5 +402,43 @@ export function memoryRepositories(t: MemoryTables): Repositories {
       order(t.rollouts, ns, flagKey, ids, updatedAt),
   };
 
-  return { namespaces, flags, segments, rules, rollouts };
+  // Bulk writes (imports) are the single writes one after the other: memory has no statements.
+  const each =
+    <T>(write: (item: T) => Promise<void>) =>
+    async (items: readonly T[]): Promise<void> => {
+      for (const item of items) await write(item);
+    };
+  const bulkFlags: FlagRepository = {
+    ...flags,
+    createFlags: each(flags.createFlag),
+    createVariants: each(flags.createVariant),
+    setDefaultVariants: async (ns, defaults) => {
+      for (const { flagKey, variantId } of defaults) {
+        const id = pair(ns, flagKey);
+        const row = t.flags.get(id);
+        if (row !== undefined) t.flags.set(id, { ...row, defaultVariantId: variantId });
+      }
+    },
+  };
+  const bulkSegments: SegmentRepository = {
+    ...segments,
+    createSegments: each(segments.createSegment),
+    createConstraints: each(segments.createConstraint),
+  };
+  const bulkRules: RuleRepository = {
+    ...rules,
+    createRules: each(rules.createRule),
+    createDistributions: each(rules.createDistribution),
+  };
+  const bulkRollouts: RolloutRepository = {
+    ...rollouts,
+    createRollouts: each(rollouts.createRollout),
+  };
+  return {
+    namespaces,
+    flags: bulkFlags,
+    segments: bulkSegments,
+    rules: bulkRules,
+    rollouts: bulkRollouts,
+  };
 }

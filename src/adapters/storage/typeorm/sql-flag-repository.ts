@@ -2,7 +2,7 @@ import type { Flag, ListFlagsRequest, Page, Variant } from '../../../domain/mode
 import type { FlagRepository, FlagUpdate, NewFlag, VariantUpdate } from '../../../ports';
 import { flagTypeNumber, type RowMapper } from './row-mappers';
 import type { Tx } from './sql-session';
-import { count, parentIn, parentPage, type ParentTable } from './sql-support';
+import { count, insertRows, parentIn, parentPage, type ParentTable } from './sql-support';
 
 export const FLAG_COLS = `namespace_key, "key", name, description, enabled, "type", default_variant_id, metadata, created_at, updated_at`;
 export const VARIANT_COLS = `id, namespace_key, flag_key, "key", name, description, attachment, created_at, updated_at`;
@@ -48,12 +48,17 @@ export class SqlFlagRepository implements FlagRepository {
     ]);
   }
 
-  async createFlag(f: NewFlag): Promise<void> {
+  createFlag(f: NewFlag): Promise<void> {
+    return this.createFlags([f]);
+  }
+
+  createFlags(flags: readonly NewFlag[]): Promise<void> {
     const ts = this.tx.dialect.timestampToDb;
-    await this.tx.run(
-      `INSERT INTO flags (namespace_key, "key", name, description, enabled, "type", metadata, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
+    return insertRows(
+      this.tx,
+      'flags',
+      `namespace_key, "key", name, description, enabled, "type", metadata, created_at, updated_at`,
+      flags.map((f) => [
         f.namespaceKey,
         f.key,
         f.name,
@@ -63,8 +68,27 @@ export class SqlFlagRepository implements FlagRepository {
         json(f.metadata),
         ts(f.createdAt),
         ts(f.updatedAt),
-      ],
+      ]),
     );
+  }
+
+  async setDefaultVariants(
+    namespaceKey: string,
+    defaults: ReadonlyArray<{ readonly flagKey: string; readonly variantId: string }>,
+  ): Promise<void> {
+    // One UPDATE per chunk: CASE maps each flag to its variant.
+    for (let i = 0; i < defaults.length; i += 400) {
+      const chunk = defaults.slice(i, i + 400);
+      await this.tx.run(
+        `UPDATE flags SET default_variant_id = CASE "key" ${chunk.map(() => 'WHEN ? THEN ?').join(' ')} END
+         WHERE namespace_key = ? AND "key" IN (${chunk.map(() => '?').join(', ')})`,
+        [
+          ...chunk.flatMap((d) => [d.flagKey, d.variantId]),
+          namespaceKey,
+          ...chunk.map((d) => d.flagKey),
+        ],
+      );
+    }
   }
 
   async updateFlag(u: FlagUpdate): Promise<void> {
@@ -102,12 +126,17 @@ export class SqlFlagRepository implements FlagRepository {
     return rows[0] && this.map.variant(rows[0]);
   }
 
-  async createVariant(v: Variant): Promise<void> {
+  createVariant(v: Variant): Promise<void> {
+    return this.createVariants([v]);
+  }
+
+  createVariants(variants: readonly Variant[]): Promise<void> {
     const ts = this.tx.dialect.timestampToDb;
-    await this.tx.run(
-      `INSERT INTO variants (id, namespace_key, flag_key, "key", name, description, attachment, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
+    return insertRows(
+      this.tx,
+      'variants',
+      VARIANT_COLS,
+      variants.map((v) => [
         v.id,
         v.namespaceKey,
         v.flagKey,
@@ -117,7 +146,7 @@ export class SqlFlagRepository implements FlagRepository {
         v.attachment === '' ? null : v.attachment,
         ts(v.createdAt),
         ts(v.updatedAt),
-      ],
+      ]),
     );
   }
 

@@ -16,7 +16,7 @@ import {
 } from './row-mappers';
 import type { Scope } from './sql-rule-repository';
 import type { Tx } from './sql-session';
-import { count, listRanks, orderRanked, windowSql } from './sql-support';
+import { count, insertRows, listRanks, orderRanked, windowSql } from './sql-support';
 
 export const ROLLOUT_COLS = `id, namespace_key, flag_key, "type", description, "rank", created_at, updated_at`;
 
@@ -116,12 +116,17 @@ export class SqlRolloutRepository implements RolloutRepository {
     return listRanks(this.tx, 'rollouts', namespaceKey, flagKey);
   }
 
-  async createRollout(r: Rollout): Promise<void> {
+  createRollout(r: Rollout): Promise<void> {
+    return this.createRollouts([r]);
+  }
+
+  async createRollouts(rollouts: readonly Rollout[]): Promise<void> {
     const ts = this.tx.dialect.timestampToDb;
-    await this.tx.run(
-      `INSERT INTO rollouts (id, namespace_key, flag_key, "type", description, "rank", created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
+    await insertRows(
+      this.tx,
+      'rollouts',
+      `id, namespace_key, flag_key, "type", description, "rank", created_at, updated_at`,
+      rollouts.map((r) => [
         r.id,
         r.namespaceKey,
         r.flagKey,
@@ -130,9 +135,9 @@ export class SqlRolloutRepository implements RolloutRepository {
         r.rank,
         ts(r.createdAt),
         ts(r.updatedAt),
-      ],
+      ]),
     );
-    await this.insertRule(r.id, r.namespaceKey, r.segment, r.threshold);
+    await this.insertRules(rollouts);
   }
 
   async updateRollout(u: RolloutUpdate): Promise<void> {
@@ -142,7 +147,9 @@ export class SqlRolloutRepository implements RolloutRepository {
     );
     await this.tx.run(`DELETE FROM rollout_segments WHERE rollout_id = ?`, [u.id]);
     await this.tx.run(`DELETE FROM rollout_thresholds WHERE rollout_id = ?`, [u.id]);
-    await this.insertRule(u.id, u.namespaceKey, u.segment, u.threshold);
+    await this.insertRules([
+      { id: u.id, namespaceKey: u.namespaceKey, segment: u.segment, threshold: u.threshold },
+    ]);
   }
 
   async deleteRollout(namespaceKey: string, flagKey: string, id: string): Promise<void> {
@@ -162,31 +169,51 @@ export class SqlRolloutRepository implements RolloutRepository {
     return orderRanked(this.tx, 'rollouts', namespaceKey, flagKey, ids, updatedAt);
   }
 
-  private async insertRule(
-    rolloutId: string,
-    namespaceKey: string,
-    segment: RolloutSegment | undefined,
-    threshold: RolloutThreshold | undefined,
+  /** The segment or threshold row of each rollout, with a segment rollout's references. */
+  private async insertRules(
+    rollouts: ReadonlyArray<{
+      readonly id: string;
+      readonly namespaceKey: string;
+      readonly segment?: RolloutSegment | undefined;
+      readonly threshold?: RolloutThreshold | undefined;
+    }>,
   ): Promise<void> {
-    if (segment) {
-      const segmentId = this.ids.uuid();
-      await this.tx.run(
-        `INSERT INTO rollout_segments (id, rollout_id, "value", segment_operator) VALUES (?, ?, ?, ?)`,
-        [segmentId, rolloutId, segment.value, segmentOperatorNumber(segment.segmentOperator)],
-      );
-      for (const [position, key] of segment.segmentKeys.entries()) {
-        await this.tx.run(
-          `INSERT INTO rollout_segment_references (rollout_segment_id, namespace_key, segment_key, position)
-           VALUES (?, ?, ?, ?)`,
-          [segmentId, namespaceKey, key, position],
+    const segments: unknown[][] = [];
+    const references: unknown[][] = [];
+    const thresholds: unknown[][] = [];
+    for (const { id, namespaceKey, segment, threshold } of rollouts) {
+      if (segment) {
+        const segmentId = this.ids.uuid();
+        segments.push([
+          segmentId,
+          id,
+          segment.value,
+          segmentOperatorNumber(segment.segmentOperator),
+        ]);
+        segment.segmentKeys.forEach((key, position) =>
+          references.push([segmentId, namespaceKey, key, position]),
         );
+      } else if (threshold) {
+        thresholds.push([this.ids.uuid(), namespaceKey, id, threshold.percentage, threshold.value]);
       }
-    } else if (threshold) {
-      await this.tx.run(
-        `INSERT INTO rollout_thresholds (id, namespace_key, rollout_id, percentage, "value")
-         VALUES (?, ?, ?, ?, ?)`,
-        [this.ids.uuid(), namespaceKey, rolloutId, threshold.percentage, threshold.value],
-      );
     }
+    await insertRows(
+      this.tx,
+      'rollout_segments',
+      'id, rollout_id, "value", segment_operator',
+      segments,
+    );
+    await insertRows(
+      this.tx,
+      'rollout_segment_references',
+      'rollout_segment_id, namespace_key, segment_key, position',
+      references,
+    );
+    await insertRows(
+      this.tx,
+      'rollout_thresholds',
+      'id, namespace_key, rollout_id, percentage, "value"',
+      thresholds,
+    );
   }
 }

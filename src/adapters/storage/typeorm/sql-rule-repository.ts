@@ -9,7 +9,7 @@ import type {
 import { pageOf, pageWindow } from '../page-token';
 import { groupBy, segmentOperatorNumber, type Row, type RowMapper } from './row-mappers';
 import type { Tx } from './sql-session';
-import { count, listRanks, orderRanked, windowSql } from './sql-support';
+import { count, insertRows, listRanks, orderRanked, windowSql } from './sql-support';
 
 export const RULE_COLS = `id, namespace_key, flag_key, "rank", segment_operator, created_at, updated_at`;
 const DIST_COLS = `id, rule_id, variant_id, rollout, created_at, updated_at`;
@@ -95,12 +95,17 @@ export class SqlRuleRepository implements RuleRepository {
     return listRanks(this.tx, 'rules', namespaceKey, flagKey);
   }
 
-  async createRule(rule: NewRule): Promise<void> {
+  createRule(rule: NewRule): Promise<void> {
+    return this.createRules([rule]);
+  }
+
+  async createRules(rules: readonly NewRule[]): Promise<void> {
     const ts = this.tx.dialect.timestampToDb;
-    await this.tx.run(
-      `INSERT INTO rules (id, namespace_key, flag_key, "rank", segment_operator, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [
+    await insertRows(
+      this.tx,
+      'rules',
+      `id, namespace_key, flag_key, "rank", segment_operator, created_at, updated_at`,
+      rules.map((rule) => [
         rule.id,
         rule.namespaceKey,
         rule.flagKey,
@@ -108,9 +113,9 @@ export class SqlRuleRepository implements RuleRepository {
         segmentOperatorNumber(rule.segmentOperator),
         ts(rule.createdAt),
         ts(rule.updatedAt),
-      ],
+      ]),
     );
-    await this.insertSegments(rule.id, rule.namespaceKey, rule.segmentKeys);
+    await this.insertSegments(rules);
   }
 
   async updateRule(u: RuleUpdate): Promise<void> {
@@ -124,7 +129,9 @@ export class SqlRuleRepository implements RuleRepository {
       ],
     );
     await this.tx.run(`DELETE FROM rule_segments WHERE rule_id = ?`, [u.id]);
-    await this.insertSegments(u.id, u.namespaceKey, u.segmentKeys);
+    await this.insertSegments([
+      { id: u.id, namespaceKey: u.namespaceKey, segmentKeys: u.segmentKeys },
+    ]);
   }
 
   async deleteRule(namespaceKey: string, flagKey: string, id: string): Promise<void> {
@@ -152,12 +159,24 @@ export class SqlRuleRepository implements RuleRepository {
     return rows[0] && this.map.distribution(rows[0]);
   }
 
-  async createDistribution(d: Distribution): Promise<void> {
+  createDistribution(d: Distribution): Promise<void> {
+    return this.createDistributions([d]);
+  }
+
+  createDistributions(distributions: readonly Distribution[]): Promise<void> {
     const ts = this.tx.dialect.timestampToDb;
-    await this.tx.run(
-      `INSERT INTO distributions (id, rule_id, variant_id, rollout, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-      [d.id, d.ruleId, d.variantId, d.rollout, ts(d.createdAt), ts(d.updatedAt)],
+    return insertRows(
+      this.tx,
+      'distributions',
+      `id, rule_id, variant_id, rollout, created_at, updated_at`,
+      distributions.map((d) => [
+        d.id,
+        d.ruleId,
+        d.variantId,
+        d.rollout,
+        ts(d.createdAt),
+        ts(d.updatedAt),
+      ]),
     );
   }
 
@@ -176,16 +195,16 @@ export class SqlRuleRepository implements RuleRepository {
     ]);
   }
 
-  private async insertSegments(
-    ruleId: string,
-    namespaceKey: string,
-    keys: readonly string[],
+  private insertSegments(
+    rules: ReadonlyArray<Pick<NewRule, 'id' | 'namespaceKey' | 'segmentKeys'>>,
   ): Promise<void> {
-    for (const [position, key] of keys.entries()) {
-      await this.tx.run(
-        `INSERT INTO rule_segments (rule_id, namespace_key, segment_key, position) VALUES (?, ?, ?, ?)`,
-        [ruleId, namespaceKey, key, position],
-      );
-    }
+    return insertRows(
+      this.tx,
+      'rule_segments',
+      'rule_id, namespace_key, segment_key, position',
+      rules.flatMap((r) =>
+        r.segmentKeys.map((key, position) => [r.id, r.namespaceKey, key, position]),
+      ),
+    );
   }
 }

@@ -7,7 +7,14 @@ import type {
 } from '../../../ports';
 import { comparisonTypeNumber, matchTypeNumber, type RowMapper } from './row-mappers';
 import type { Tx } from './sql-session';
-import { exists, inChunks, parentIn, parentPage, type ParentTable } from './sql-support';
+import {
+  exists,
+  inChunks,
+  insertRows,
+  parentIn,
+  parentPage,
+  type ParentTable,
+} from './sql-support';
 
 export const SEGMENT_COLS = `namespace_key, "key", name, description, match_type, created_at, updated_at`;
 export const CONSTRAINT_COLS = `id, namespace_key, segment_key, "type", property, operator, "value", description, created_at, updated_at`;
@@ -70,12 +77,17 @@ export class SqlSegmentRepository implements SegmentRepository {
     );
   }
 
-  async createSegment(s: NewSegment): Promise<void> {
+  createSegment(s: NewSegment): Promise<void> {
+    return this.createSegments([s]);
+  }
+
+  createSegments(segments: readonly NewSegment[]): Promise<void> {
     const ts = this.tx.dialect.timestampToDb;
-    await this.tx.run(
-      `INSERT INTO segments (namespace_key, "key", name, description, match_type, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [
+    return insertRows(
+      this.tx,
+      'segments',
+      `namespace_key, "key", name, description, match_type, created_at, updated_at`,
+      segments.map((s) => [
         s.namespaceKey,
         s.key,
         s.name,
@@ -83,7 +95,7 @@ export class SqlSegmentRepository implements SegmentRepository {
         matchTypeNumber(s.matchType),
         ts(s.createdAt),
         ts(s.updatedAt),
-      ],
+      ]),
     );
   }
 
@@ -121,12 +133,17 @@ export class SqlSegmentRepository implements SegmentRepository {
     return rows[0] && this.map.constraint(rows[0]);
   }
 
-  async createConstraint(c: Constraint): Promise<void> {
+  createConstraint(c: Constraint): Promise<void> {
+    return this.createConstraints([c]);
+  }
+
+  createConstraints(constraints: readonly Constraint[]): Promise<void> {
     const ts = this.tx.dialect.timestampToDb;
-    await this.tx.run(
-      `INSERT INTO constraints (id, namespace_key, segment_key, "type", property, operator, "value", description, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
+    return insertRows(
+      this.tx,
+      'constraints',
+      `id, namespace_key, segment_key, "type", property, operator, "value", description, created_at, updated_at`,
+      constraints.map((c) => [
         c.id,
         c.namespaceKey,
         c.segmentKey,
@@ -137,7 +154,7 @@ export class SqlSegmentRepository implements SegmentRepository {
         c.description,
         ts(c.createdAt),
         ts(c.updatedAt),
-      ],
+      ]),
     );
   }
 

@@ -28,6 +28,28 @@ export async function inChunks(
   return rows;
 }
 
+/** Rows per INSERT statement: few statements, and parameters well below every driver's limit. */
+const INSERT_CHUNK = 400;
+
+/** Inserts rows (values in `columns` order) with multi-row INSERT statements. */
+export async function insertRows(
+  tx: Tx,
+  table: string,
+  columns: string,
+  rows: ReadonlyArray<readonly unknown[]>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const width = (rows[0] as readonly unknown[]).length;
+  const tuple = `(${new Array<string>(width).fill('?').join(', ')})`;
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    await tx.run(
+      `INSERT INTO ${table} (${columns}) VALUES ${new Array<string>(chunk.length).fill(tuple).join(', ')}`,
+      chunk.flat(),
+    );
+  }
+}
+
 /** LIMIT/OFFSET for a page: one row more than asked proves there is a next page. */
 export function windowSql(tx: Tx, w: PageWindow): string {
   return tx.dialect.window(w.limit > 0 ? w.limit + 1 : 0, w.offset);

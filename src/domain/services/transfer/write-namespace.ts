@@ -1,35 +1,27 @@
 import type { Repositories } from '../../../ports';
 import type { MaterializedNamespace } from '../../transfer';
 
-/** Writes the rows of one imported namespace through the repositories, parents first. */
+/**
+ * Writes the rows of one imported namespace through the repositories' bulk writes, parents
+ * before children: segments, constraints, flags, variants, default variants, rules,
+ * distributions, rollouts.
+ */
 export async function writeNamespace(r: Repositories, rows: MaterializedNamespace): Promise<void> {
   if (rows.namespace !== undefined) await r.namespaces.createNamespace(rows.namespace);
-  for (const segment of rows.segments) {
-    const { constraints, ...row } = segment;
-    await r.segments.createSegment(row);
-    for (const constraint of constraints) await r.segments.createConstraint(constraint);
-  }
-  for (const flag of rows.flags) {
-    const { variants, defaultVariant, ...row } = flag;
-    await r.flags.createFlag(row);
-    for (const variant of variants) await r.flags.createVariant(variant);
-    if (defaultVariant !== undefined) {
-      await r.flags.updateFlag({
-        namespaceKey: flag.namespaceKey,
-        key: flag.key,
-        name: flag.name,
-        description: flag.description,
-        enabled: flag.enabled,
-        defaultVariantId: defaultVariant.id,
-        metadata: undefined,
-        updatedAt: flag.updatedAt,
-      });
-    }
-  }
-  for (const rule of rows.rules) {
-    const { distributions, ...row } = rule;
-    await r.rules.createRule(row);
-    for (const distribution of distributions) await r.rules.createDistribution(distribution);
-  }
-  for (const rollout of rows.rollouts) await r.rollouts.createRollout(rollout);
+  await r.segments.createSegments(rows.segments.map(({ constraints: _c, ...segment }) => segment));
+  await r.segments.createConstraints(rows.segments.flatMap((s) => s.constraints));
+  await r.flags.createFlags(
+    rows.flags.map(({ variants: _v, defaultVariant: _d, ...flag }) => flag),
+  );
+  await r.flags.createVariants(rows.flags.flatMap((f) => f.variants));
+  const ns = rows.namespace?.key ?? rows.flags[0]?.namespaceKey ?? '';
+  await r.flags.setDefaultVariants(
+    ns,
+    rows.flags.flatMap((f) =>
+      f.defaultVariant === undefined ? [] : [{ flagKey: f.key, variantId: f.defaultVariant.id }],
+    ),
+  );
+  await r.rules.createRules(rows.rules.map(({ distributions: _d, ...rule }) => rule));
+  await r.rules.createDistributions(rows.rules.flatMap((rule) => rule.distributions));
+  await r.rollouts.createRollouts(rows.rollouts);
 }
