@@ -52,7 +52,7 @@ describe('the vexil program', () => {
     [['serve', '--no-such-flag=1'], {}, "unknown option '--no-such-flag=1'"],
     [['--bogus'], {}, "unknown option '--bogus'"],
     [['frobnicate'], {}, "unknown command 'frobnicate'"],
-    [['import', 'x.yml'], {}, "unknown command 'import'"],
+    [['import', 'x.yml'], {}, 'cannot read x.yml: ENOENT'],
   ])('exits 1 with one line for %j', async (args, env, text) => {
     const r = await runCli(args, env);
     expect(r.code).toBe(1);

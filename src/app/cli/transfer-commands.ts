@@ -112,7 +112,14 @@ async function runImport(
   if ((file === undefined) === (options.stdin !== true)) {
     throw new UsageError('give one FILE to import, or --stdin');
   }
-  const text = readFileSync(file ?? 0, 'utf8');
+  let text: string;
+  try {
+    text = readFileSync(file ?? 0, 'utf8');
+  } catch (e) {
+    throw new Error(
+      `cannot read ${file ?? 'standard input'}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+  }
   const encoding = file === undefined ? sniffEncoding(text) : encodingOfPath(file);
   const flags = {
     drop: options.drop === true,
