@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import Redis, { type RedisOptions } from 'ioredis';
+import type Redis from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import type { Logger } from '../../ports';
 
 /** The `caching.redis` section, as the adapter needs it. */
@@ -58,6 +59,9 @@ export function redisOptions(options: RedisConnectionOptions): RedisOptions {
 
 /** A command connection to Redis, per `options`. */
 export function connectRedis(options: RedisConnectionOptions, logger?: Logger): Redis {
+  // Loaded here, not at the top: a process without caching.backend redis never pays for it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Redis } = require('ioredis') as typeof import('ioredis');
   const client =
     options.url !== undefined && options.url !== ''
       ? new Redis(options.url, redisOptions(options))

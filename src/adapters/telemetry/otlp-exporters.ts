@@ -1,8 +1,24 @@
 import { Metadata } from '@grpc/grpc-js';
-import { OTLPTraceExporter as OtlpGrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
-import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+
+/*
+ * Each exporter is loaded when tracing starts with its protocol, not with this module: a
+ * process with tracing off (the default) would spend a good part of its start-up loading them.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const grpcExporter = () =>
+  (
+    require('@opentelemetry/exporter-trace-otlp-grpc') as typeof import('@opentelemetry/exporter-trace-otlp-grpc')
+  ).OTLPTraceExporter;
+const jsonExporter = () =>
+  (
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http')
+  ).OTLPTraceExporter;
+const protobufExporter = () =>
+  (
+    require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto')
+  ).OTLPTraceExporter;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** OTLP transports, named as OTEL_EXPORTER_OTLP_PROTOCOL names them. */
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
@@ -21,12 +37,17 @@ export function createOtlpExporter(options: OtlpExporterOptions): SpanExporter {
     case 'grpc': {
       const metadata = new Metadata();
       for (const [key, value] of Object.entries(headers)) metadata.set(key, value);
+      const OtlpGrpcExporter = grpcExporter();
       return new OtlpGrpcExporter({ url: grpcUrl(options.endpoint), metadata });
     }
-    case 'http/json':
+    case 'http/json': {
+      const OtlpJsonExporter = jsonExporter();
       return new OtlpJsonExporter({ url: tracesUrl(options.endpoint), headers });
-    case 'http/protobuf':
+    }
+    case 'http/protobuf': {
+      const OtlpProtobufExporter = protobufExporter();
       return new OtlpProtobufExporter({ url: tracesUrl(options.endpoint), headers });
+    }
   }
 }
 
