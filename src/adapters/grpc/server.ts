@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import type { PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import type { ManagementApi } from '../../domain/services/api';
 import type { HealthReporter, IdGenerator, Logger } from '../../ports';
@@ -44,6 +45,8 @@ export interface GrpcDeps {
   readonly maxMessageBytes?: number;
   /** Passed to grpc.Server (keepalive, message size limits). */
   readonly serverOptions?: grpc.ServerOptions;
+  /** Where the .proto files are, when not beside this module (the single executable). */
+  readonly protoDir?: string;
 }
 
 const healthByServer = new WeakMap<grpc.Server, HealthService>();
@@ -79,7 +82,7 @@ export function createGrpcServer(deps: GrpcDeps): grpc.Server {
   ];
 
   for (const mod of modules) {
-    const definition = serviceDefinition(mod.serviceName);
+    const definition = serviceDefinition(mod.serviceName, deps.protoDir);
     const implementation: grpc.UntypedServiceImplementation = {};
     for (const rpc of Object.keys(definition)) {
       const handler = mod.handlers[rpc];
@@ -95,15 +98,52 @@ export function createGrpcServer(deps: GrpcDeps): grpc.Server {
 
   const served = modules.map((m) => m.serviceName);
   const health = new HealthService(deps.health, served, deps.logger);
-  server.addService(serviceDefinition(SERVICE_NAMES.health), health.implementation);
+  server.addService(serviceDefinition(SERVICE_NAMES.health, deps.protoDir), health.implementation);
   healthByServer.set(server, health);
 
   // Reflect exactly what is served, not every service the protos happen to declare.
-  new ReflectionService(loadProtoDefinitions(), {
+  addReflection(server, () => loadProtoDefinitions(deps.protoDir), {
     services: [...served, SERVICE_NAMES.health],
-  }).addToServer(server);
+  });
 
   return server;
+}
+
+type ReflectionOptions = ConstructorParameters<typeof ReflectionService>[1];
+
+/**
+ * Server reflection, analysed on its first call: the analysis of every served file takes
+ * longer than the rest of the server's construction, and most processes are never asked.
+ * The services are registered at once, from a reflection service over no files at all.
+ */
+function addReflection(
+  server: grpc.Server,
+  definitions: () => PackageDefinition,
+  options: ReflectionOptions,
+): void {
+  const capture = (target: ReflectionService) => {
+    const added: Array<{
+      definition: grpc.ServiceDefinition;
+      handlers: grpc.UntypedServiceImplementation;
+    }> = [];
+    target.addToServer({
+      addService: (definition, handlers) =>
+        added.push({ definition, handlers: handlers as grpc.UntypedServiceImplementation }),
+    });
+    return added;
+  };
+  let analysed: ReturnType<typeof capture> | undefined;
+  const real = () => (analysed ??= capture(new ReflectionService(definitions(), options)));
+  capture(new ReflectionService({}, options)).forEach(({ definition, handlers }, i) => {
+    const lazy: grpc.UntypedServiceImplementation = {};
+    for (const method of Object.keys(handlers)) {
+      lazy[method] = ((...args: unknown[]) => {
+        const handler = real()[i]?.handlers[method] as (...a: unknown[]) => unknown;
+        return handler(...args);
+      }) as grpc.UntypedHandleCall;
+    }
+    server.addService(definition, lazy);
+  });
 }
 
 /**
