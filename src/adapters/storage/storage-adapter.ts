@@ -13,6 +13,11 @@ export interface StorageOpenOptions {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger?: Logger;
+  /**
+   * The loaded SQLite addon (better-sqlite3's `nativeBinding`), for a program that carries its
+   * own copy (the single executable); by default better-sqlite3 finds the one it was built with.
+   */
+  readonly sqliteBinding?: object;
 }
 
 /** A storage adapter as it registers itself in ./registry.ts. */

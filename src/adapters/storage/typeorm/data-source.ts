@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { resolve } from 'node:path';
-import { types as pgTypes } from 'pg';
+import type { types as PgTypes } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ALL_ENTITIES } from './entities';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations';
@@ -25,6 +25,8 @@ export interface PoolOptions {
 export interface SqliteOptions {
   /** How long a writer waits for another process's lock before SQLITE_BUSY (default 5000). */
   readonly busyTimeoutMs?: number;
+  /** better-sqlite3's addon, already loaded; by default better-sqlite3 loads its own build. */
+  readonly nativeBinding?: object;
 }
 
 export type DataSourceFactoryOptions = PoolOptions & SqliteOptions;
@@ -35,14 +37,17 @@ const CONNECT_TIMEOUT_MS = 5000;
 // Timestamps, JSON and BIGINT come back as text: the store maps them itself, exactly
 // (pg's default Date parsing would drop the microseconds and reformat JSON).
 const RAW_PG_TYPES = new Set([20, 114, 1114, 1184, 3802]);
+// pg is required when a PostgreSQL database is used, not by every process that loads this.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const pgTypes = (): typeof PgTypes => (require('pg') as typeof import('pg')).types;
 const pgTypeParsers = {
   getTypeParser: ((oid: number, format?: string) =>
     RAW_PG_TYPES.has(oid)
       ? (value: string) => value
-      : (pgTypes.getTypeParser as (o: number, f?: string) => unknown)(
+      : (pgTypes().getTypeParser as (o: number, f?: string) => unknown)(
           oid,
           format,
-        )) as typeof pgTypes.getTypeParser,
+        )) as typeof PgTypes.getTypeParser,
 };
 
 const dialects = new WeakMap<DataSource, ParsedDatabaseUrl>();
@@ -86,6 +91,10 @@ export function createDataSource(
       type: 'better-sqlite3',
       database: parsed.path,
       timeout: busyTimeout,
+      // TypeORM types it as a path; better-sqlite3 also takes the loaded addon itself.
+      ...(options.nativeBinding === undefined
+        ? {}
+        : { nativeBinding: options.nativeBinding as unknown as string }),
       prepareDatabase: (db: { pragma(source: string): unknown }) => {
         db.pragma(`busy_timeout = ${busyTimeout}`);
         if (parsed.path !== ':memory:') db.pragma('journal_mode = WAL');

@@ -49,7 +49,10 @@ export async function openSqlStorage(options: StorageOpenOptions): Promise<SqlSt
   if (parsed.dialect === 'sqlite' && parsed.path !== ':memory:') {
     mkdirSync(dirname(parsed.path), { recursive: true });
   }
-  const dataSource = await openDataSource(parsed, options.pool);
+  const dataSource = await openDataSource(parsed, {
+    ...options.pool,
+    ...(options.sqliteBinding === undefined ? {} : { nativeBinding: options.sqliteBinding }),
+  });
   try {
     const applied = await runMigrations(dataSource);
     if (applied.length > 0) options.logger?.info('migrations applied', { migrations: applied });
