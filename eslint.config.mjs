@@ -5,6 +5,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'build/**',
       'ui/dist/**',
       'node_modules/**',
       'coverage/**',

@@ -1,4 +1,5 @@
 #!/usr/bin/env -S node --max-semi-space-size=4 --max-inlined-bytecode-size-cumulative=3000 --no-memory-reducer
+import './launch';
 import { COMMANDS } from './cli/commands';
 import { runCli } from './cli/program';
 

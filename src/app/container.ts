@@ -57,6 +57,8 @@ export interface StartOptions {
   /** Opens (and migrates) storage; called again with backoff while it fails. */
   readonly openStorage: () => Promise<Storage>;
   readonly version: string;
+  /** Where the .proto files are when the program carries its own (the single executable). */
+  readonly protoDir?: string;
 }
 
 const stopwatch = { nowMs: () => performance.now() };
@@ -67,6 +69,7 @@ export async function startVexil({
   logger,
   openStorage,
   version,
+  protoDir,
 }: StartOptions): Promise<VexilServer> {
   const tracing = startTracing({
     enabled: config.tracing.enabled,
@@ -205,6 +208,7 @@ export async function startVexil({
       recorder: metrics,
       maxMessageBytes: config.server.max_body_bytes,
       ...(auth.grpcAuthenticator ? { authenticator: auth.grpcAuthenticator } : {}),
+      ...(protoDir === undefined ? {} : { protoDir }),
     });
     grpcPort = await bindGrpcServer(grpcServer, host, config.server.grpc_port);
   } catch (err) {

@@ -3,8 +3,15 @@ import { RandomIdGenerator, SystemClock } from '../adapters/system';
 import type { Logger, Storage } from '../ports';
 import type { VexilConfig } from './config';
 
-/** Opens the storage adapter that `db.url` names, with its schema brought up to date. */
-export function openStorage(config: VexilConfig, logger: Logger): Promise<Storage> {
+/**
+ * Opens the storage adapter that `db.url` names, with its schema brought up to date.
+ * `sqliteBinding`: the SQLite addon the single executable carries (./packaged.ts).
+ */
+export function openStorage(
+  config: VexilConfig,
+  logger: Logger,
+  sqliteBinding?: object,
+): Promise<Storage> {
   return storageAdapterFor(config.db.url).open({
     url: config.db.url,
     pool: {
@@ -15,5 +22,6 @@ export function openStorage(config: VexilConfig, logger: Logger): Promise<Storag
     clock: new SystemClock(),
     ids: new RandomIdGenerator(),
     logger,
+    ...(sqliteBinding === undefined ? {} : { sqliteBinding }),
   });
 }

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { VEXIL_NODE_FLAGS } from '../../../bench/http/processes';
+import { RUNTIME_V8_FLAGS } from '../../../src/app/launch';
 
 /*
  * Vexil's V8 flags (docs/operations.md, "Running") are given by each way of starting it: the
- * `vexil` command's shebang, `npm start` and the container image; the benchmarks start it with
- * VEXIL_NODE_FLAGS. They must not drift apart.
+ * `vexil` command's shebang, `npm start`, the single executable and the container image; the
+ * benchmarks start it with VEXIL_NODE_FLAGS. They must not drift apart.
  */
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8');
@@ -32,13 +33,18 @@ describe('the V8 flags Vexil is started with', () => {
     expect(flagsIn(words)).toEqual(VEXIL_NODE_FLAGS);
   });
 
-  it('are given by the container image’s entry point', () => {
-    const line = read('Dockerfile')
-      .split('\n')
-      .find((l) => l.startsWith('ENTRYPOINT '));
-    const words = JSON.parse((line ?? 'ENTRYPOINT []').slice('ENTRYPOINT '.length)) as string[];
-    expect(words[0]).toBe('node');
-    expect(flagsIn(words)).toEqual(VEXIL_NODE_FLAGS);
-    expect(words.at(-1)).toBe('dist/src/app/cli.js');
+  it('are set by the single executable at start, but for the semi-space size', () => {
+    expect(RUNTIME_V8_FLAGS).toEqual(
+      VEXIL_NODE_FLAGS.filter((f) => !f.startsWith('--max-semi-space-size=')),
+    );
+  });
+
+  it('are given to the container image’s executable: the semi-space size through NODE_OPTIONS', () => {
+    const dockerfile = read('Dockerfile');
+    const entry = dockerfile.split('\n').find((l) => l.startsWith('ENTRYPOINT '));
+    expect(JSON.parse((entry ?? 'ENTRYPOINT []').slice('ENTRYPOINT '.length))).toEqual(['vexil']);
+    const semiSpace = VEXIL_NODE_FLAGS.filter((f) => f.startsWith('--max-semi-space-size='));
+    expect(semiSpace).toHaveLength(1);
+    expect(dockerfile).toMatch(new RegExp(`NODE_OPTIONS=${semiSpace[0]}\\b`));
   });
 });
