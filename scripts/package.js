@@ -79,6 +79,10 @@ const DIRNAME_USES = [
     file: 'dist/src/adapters/grpc/proto-definitions.js',
     why: 'the default .proto directory; the executable passes its extracted copy',
   },
+  {
+    file: 'dist/src/adapters/http/dashboard/static-files.js',
+    why: 'the default dashboard directory; the executable passes its extracted copy',
+  },
   { file: 'node_modules/@colors/colors/lib/colors.js', why: 'in an error message only' },
   {
     file: 'node_modules/bindings/bindings.js',

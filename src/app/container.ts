@@ -27,6 +27,7 @@ import {
 import type { ExpressMount } from '../adapters/http/express-app';
 import { Deferred } from './deferred';
 import { describeListenError } from './listen-errors';
+import { packagedAssets } from './packaged';
 import { MissingDatabaseError } from '../adapters/storage/typeorm/storage-errors';
 import { HealthState } from './health-state';
 import { retryWithBackoff } from './retry';
@@ -57,8 +58,6 @@ export interface StartOptions {
   /** Opens (and migrates) storage; called again with backoff while it fails. */
   readonly openStorage: () => Promise<Storage>;
   readonly version: string;
-  /** Where the .proto files are when the program carries its own (the single executable). */
-  readonly protoDir?: string;
 }
 
 const stopwatch = { nowMs: () => performance.now() };
@@ -69,7 +68,6 @@ export async function startVexil({
   logger,
   openStorage,
   version,
-  protoDir,
 }: StartOptions): Promise<VexilServer> {
   const tracing = startTracing({
     enabled: config.tracing.enabled,
@@ -88,6 +86,8 @@ export async function startVexil({
   const metrics = createMetrics({ enabled: config.metrics.enabled });
   const clock = new SystemClock();
   const ids = new RandomIdGenerator();
+  // The single executable's .proto files and dashboard, extracted; undefined from a checkout.
+  const packaged = packagedAssets();
   const health = new HealthState('NOT_SERVING', 'starting: connecting to the database');
   const management = new Deferred<ManagementApi>(
     'storage unavailable: the database has not been reached yet',
@@ -208,7 +208,7 @@ export async function startVexil({
       recorder: metrics,
       maxMessageBytes: config.server.max_body_bytes,
       ...(auth.grpcAuthenticator ? { authenticator: auth.grpcAuthenticator } : {}),
-      ...(protoDir === undefined ? {} : { protoDir }),
+      ...(packaged === undefined ? {} : { protoDir: packaged.folders['proto'] }),
     });
     grpcPort = await bindGrpcServer(grpcServer, host, config.server.grpc_port);
   } catch (err) {
@@ -358,16 +358,15 @@ function cachingAdapters(config: VexilConfig, logger: Logger): CachingAdapters {
   return createCaching(caching.backend, section, { logger });
 }
 
-/** The dashboard's files at /, when enabled and built. */
+/** The dashboard's files at /, when enabled and built (the executable's extracted copy). */
 function dashboardMounts(config: VexilConfig, logger: Logger): ExpressMount[] {
   if (!config.ui.enabled) return [];
-  if (!dashboardBuilt(DASHBOARD_DIST_DIR)) {
-    logger.warn('dashboard not served: its files are missing (run "npm run build")', {
-      dir: DASHBOARD_DIST_DIR,
-    });
+  const dir = packagedAssets()?.folders['dashboard'] ?? DASHBOARD_DIST_DIR;
+  if (!dashboardBuilt(dir)) {
+    logger.warn('dashboard not served: its files are missing (run "npm run build")', { dir });
     return [];
   }
-  return [dashboardFiles({ dir: DASHBOARD_DIST_DIR })];
+  return [dashboardFiles({ dir })];
 }
 
 /** GET /metrics in Prometheus text format, never authenticated; absent when metrics are off. */

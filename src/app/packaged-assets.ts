@@ -1,4 +1,5 @@
 import { PROTO_DIR } from '../adapters/grpc/proto-definitions';
+import { DASHBOARD_DIST_DIR } from '../adapters/http/dashboard/static-files';
 
 /*
  * What the single executable carries besides its JavaScript (scripts/package.js embeds it, and
@@ -17,6 +18,7 @@ export interface PackagedFolder {
 
 export const PACKAGED_FOLDERS: readonly PackagedFolder[] = [
   { name: 'proto', dir: PROTO_DIR, required: true },
+  { name: 'dashboard', dir: DASHBOARD_DIST_DIR, required: true },
 ];
 
 /** better-sqlite3's compiled addon, loaded from the extracted copy. */

@@ -2,16 +2,14 @@ import { storageAdapterFor } from '../adapters/storage';
 import { RandomIdGenerator, SystemClock } from '../adapters/system';
 import type { Logger, Storage } from '../ports';
 import type { VexilConfig } from './config';
+import { packagedAssets } from './packaged';
 
 /**
- * Opens the storage adapter that `db.url` names, with its schema brought up to date.
- * `sqliteBinding`: the SQLite addon the single executable carries (./packaged.ts).
+ * Opens the storage adapter that `db.url` names, with its schema brought up to date. In the
+ * single executable, SQLite runs on the addon it carries (./packaged.ts).
  */
-export function openStorage(
-  config: VexilConfig,
-  logger: Logger,
-  sqliteBinding?: object,
-): Promise<Storage> {
+export function openStorage(config: VexilConfig, logger: Logger): Promise<Storage> {
+  const sqliteBinding = packagedAssets()?.sqliteBinding;
   return storageAdapterFor(config.db.url).open({
     url: config.db.url,
     pool: {

@@ -117,6 +117,19 @@ describe('the vexil program', () => {
       await vexil.stop();
     });
 
+    it('vexil health exits 0 against it, 1 against a port nobody listens on', async () => {
+      const up = await runCli(['health', '--server.http_port', String(vexil.httpPort)]);
+      expect(up).toMatchObject({ code: 0, stdout: 'SERVING\n' });
+      const free = createServer();
+      await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+      const port = (free.address() as AddressInfo).port;
+      await new Promise((r) => free.close(r));
+      const url = `http://127.0.0.1:${port}/health`;
+      const down = await runCli(['health', '--url', url]);
+      expect(down.code).toBe(1);
+      expect(down.stderr).toBe(`vexil: ${url}: ECONNREFUSED\n`);
+    });
+
     it('answers /health over HTTP', async () => {
       const res = await fetch(`${vexil.baseUrl}/health`);
       expect(res.status).toBe(200);

@@ -1,15 +1,14 @@
-import { createLogger } from '../../adapters/telemetry/logging';
-import {
-  redactedConfig,
-  renderConfigurationTable,
-  unknownEnvironmentNames,
-  type VexilConfig,
-} from '../config';
-import { openStorage } from '../storage';
+import type { VexilConfig } from '../config';
 import type { CliContext, CommandDefinition } from './program';
 import { TRANSFER_COMMANDS } from './transfer-commands';
 
-function logging(config: VexilConfig, traceId?: () => string | undefined) {
+/*
+ * Each command loads what it needs when it runs (the server, storage, telemetry, the
+ * configuration schema), so that --version and help answer at once.
+ */
+
+async function logging(config: VexilConfig, traceId?: () => string | undefined) {
+  const { createLogger } = await import('../../adapters/telemetry/logging');
   const encoding =
     config.log.encoding === 'auto'
       ? process.stdout.isTTY
@@ -22,11 +21,14 @@ function logging(config: VexilConfig, traceId?: () => string | undefined) {
 async function serve(context: CliContext): Promise<void> {
   const { config, warnings } = context.loadConfigWithSources();
   // The server's modules (HTTP, gRPC, telemetry) load only for serve: the other commands start faster.
-  const [{ startVexil }, { currentTraceId }] = await Promise.all([
-    import('../container'),
-    import('../../adapters/telemetry/tracing'),
-  ]);
-  const logger = logging(config, currentTraceId);
+  const [{ startVexil }, { currentTraceId }, { openStorage }, { unknownEnvironmentNames }] =
+    await Promise.all([
+      import('../container'),
+      import('../../adapters/telemetry/tracing'),
+      import('../storage'),
+      import('../config'),
+    ]);
+  const logger = await logging(config, currentTraceId);
   for (const name of unknownEnvironmentNames(context.env)) {
     logger.warn('environment variable matches no configuration key', { name });
   }
@@ -65,14 +67,44 @@ async function serve(context: CliContext): Promise<void> {
 
 async function migrate(context: CliContext): Promise<void> {
   const { config, warnings } = context.loadConfigWithSources();
-  const logger = logging(config);
+  const logger = await logging(config);
+  const { openStorage } = await import('../storage');
   for (const warning of warnings) logger.warn(`configuration: ${warning}`);
   const storage = await openStorage(config, logger);
   await storage.close();
   logger.info('database is up to date');
 }
 
-/** serve, migrate, config, config-reference, and validate, import and export. */
+/** The address a local client reaches a listener bound to `host` at. */
+function localAddress(host: string): string {
+  if (host === '' || host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Asks a running server for /health; resolves when it is SERVING, throws otherwise. */
+async function health(context: CliContext, url: string | undefined): Promise<void> {
+  let target = url;
+  if (target === undefined) {
+    const { server } = context.loadConfig();
+    target = `http://${localAddress(server.host)}:${server.http_port}/health`;
+  }
+  let res: Response;
+  try {
+    res = await fetch(target, { signal: AbortSignal.timeout(3000) });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(`${target}: ${cause?.code ?? cause?.message ?? (err as Error).message}`, {
+      cause: err,
+    });
+  }
+  const body = (await res.json().catch(() => ({}))) as { status?: string; detail?: string };
+  const status = body.status ?? `HTTP ${res.status}`;
+  context.stdout.write(`${status}${body.detail ? `: ${body.detail}` : ''}\n`);
+  if (status !== 'SERVING') throw new Error(`${target}: ${status}`);
+}
+
+/** serve, migrate, config, config-reference, health, and validate, import and export. */
 export const COMMANDS: readonly CommandDefinition[] = [
   (program, context) =>
     program
@@ -88,7 +120,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
     program
       .command('config')
       .description('print the effective configuration (passwords masked) and exit')
-      .action(() => {
+      .action(async () => {
+        const { redactedConfig } = await import('../config');
         const { config, warnings } = context.loadConfigWithSources();
         for (const w of warnings) context.stderr.write(`vexil: configuration: ${w}\n`);
         const printable = redactedConfig(config);
@@ -98,8 +131,17 @@ export const COMMANDS: readonly CommandDefinition[] = [
     program
       .command('config-reference')
       .description('print the table of every configuration key (docs/configuration.md)')
-      .action(() => {
+      .action(async () => {
+        const { renderConfigurationTable } = await import('../config');
         context.stdout.write(`${renderConfigurationTable()}\n`);
       }),
+  (program, context) =>
+    program
+      .command('health')
+      .description(
+        "ask the server on this host for its health and exit 0 when it is SERVING (a container's health check)",
+      )
+      .option('--url <url>', 'the health URL (default: http://127.0.0.1:<server.http_port>/health)')
+      .action((options: { url?: string }) => health(context, options.url)),
   ...TRANSFER_COMMANDS,
 ];

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfigWithSources, type LoadedConfig, type VexilConfig } from '../config';
+import type { LoadedConfig, VexilConfig } from '../config';
+import { ConfigError } from '../config/config-error';
 
 /** A mistake on the command line: reported in one line, exit code 1. */
 export class UsageError extends Error {}
@@ -143,8 +144,16 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   let program: Command | undefined;
   try {
     const { rest, flags } = splitConfigFlags(argv);
-    const load = (): LoadedConfig =>
-      loadConfigWithSources({ file: program?.opts<{ config?: string }>().config, flags, env });
+    const load = (): LoadedConfig => {
+      // Loaded when a command asks for it: --version and help answer without it.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { loadConfigWithSources } = require('../config') as typeof import('../config');
+      return loadConfigWithSources({
+        file: program?.opts<{ config?: string }>().config,
+        flags,
+        env,
+      });
+    };
     const context: CliContext = {
       version: options.version,
       stdout,
