@@ -51,7 +51,6 @@ export interface DashboardFilesOptions {
  * A request under an API prefix is never answered with the app.
  */
 export function dashboardFiles(options: DashboardFilesOptions): ExpressMount {
-  const index = join(options.dir, 'index.html');
   return (app: Express, tools) => {
     const files = express.static(options.dir, {
       index: false,
@@ -79,7 +78,9 @@ export function dashboardFiles(options: DashboardFilesOptions): ExpressMount {
             return;
           }
           res.setHeader('Cache-Control', 'no-cache');
-          res.sendFile(index, (err) => {
+          // Relative to `root`: send refuses a path with a dot-directory in it (a cache
+          // directory such as ~/.cache, where the single executable extracts the dashboard).
+          res.sendFile('index.html', { root: options.dir }, (err) => {
             if (err) next(err);
           });
         });
