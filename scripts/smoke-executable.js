@@ -4,7 +4,7 @@
  * Smoke test of the single executable (build/vexil, from `npm run package`), as a user would run
  * it: copied alone into an empty directory, started with an empty environment (no PATH, so no
  * node; no node_modules anywhere near). Checks --version, config and migrate, then serve: health
- * SERVING over HTTP and gRPC, a flag created and evaluated, a clean stop. On the embedded SQLite
+ * SERVING over HTTP and gRPC, the dashboard at /, a flag created and evaluated, a clean stop. On the embedded SQLite
  * default, and on PostgreSQL when VEXIL_TEST_POSTGRES_URL is set (required when
  * VEXIL_TEST_REQUIRE lists postgres).
  *
@@ -123,6 +123,14 @@ async function smoke(label, env) {
     const health = await call(base, 'GET', '/health');
     check(health.body.status === 'SERVING', `HTTP health: ${JSON.stringify(health.body)}`);
     check((await grpcHealth(ports.grpc)) === 'SERVING', 'gRPC health');
+    const page = await fetch(`${base}/`, { signal: AbortSignal.timeout(10_000) });
+    const html = await page.text();
+    check(
+      page.status === 200 &&
+        /text\/html/.test(page.headers.get('content-type') ?? '') &&
+        /<script/.test(html),
+      `the dashboard at /: ${page.status} ${html.slice(0, 200)}`,
+    );
     const flag = { key: 'smoke', name: 'Smoke', type: 'BOOLEAN_FLAG_TYPE', enabled: true };
     const created = await call(base, 'POST', '/api/v1/namespaces/default/flags', flag);
     check(created.status === 200, `create flag: ${JSON.stringify(created.body)}`);
@@ -149,7 +157,9 @@ async function smoke(label, env) {
     server.child.kill('SIGTERM');
     const code = await server.exited;
     check(code === 0, `serve exited ${code} on SIGTERM`);
-    process.stdout.write(`smoke ${label}: ok (health SERVING, flag created and evaluated)\n`);
+    process.stdout.write(
+      `smoke ${label}: ok (health SERVING over HTTP and gRPC, dashboard served, flag created and evaluated)\n`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
