@@ -63,10 +63,15 @@ const UNBUNDLED_REQUIRES = [
 /*
  * Bundled files that name __dirname or __filename. In the executable these name the
  * executable's directory, so a file read from there is not found. Each one is either known not
- * to read files in Vexil (why), or reads files that are embedded and extracted (embed: a folder
- * under node_modules), its __dirname pointing into the extracted copy. Any other fails the build.
+ * to read files in Vexil (why), or reads files that are embedded (embed: a folder of the
+ * checkout, extracted at start under source/ with the same relative path); its __dirname then
+ * names the extracted copy of its own directory. Any other fails the build.
  */
 const DIRNAME_USES = [
+  {
+    file: 'dist/src/adapters/grpc/proto-definitions.js',
+    embed: 'dist/src/adapters/grpc/proto',
+  },
   {
     file: 'node_modules/@grpc/reflection/build/src/implementations/reflection-v1.js',
     embed: 'node_modules/@grpc/reflection/build/proto/grpc/reflection',
@@ -76,12 +81,8 @@ const DIRNAME_USES = [
     embed: 'node_modules/@grpc/reflection/build/proto/grpc/reflection',
   },
   {
-    file: 'dist/src/adapters/grpc/proto-definitions.js',
-    why: 'the default .proto directory; the executable passes its extracted copy',
-  },
-  {
     file: 'dist/src/adapters/http/dashboard/static-files.js',
-    why: 'the default dashboard directory; the executable passes its extracted copy',
+    why: 'the default dashboard directory; the executable passes its extracted copy (src/app/packaged-assets.ts)',
   },
   { file: 'node_modules/@colors/colors/lib/colors.js', why: 'in an error message only' },
   {
@@ -121,10 +122,9 @@ function dirnameAudit(found) {
         found.add(file);
         const use = DIRNAME_USES.find((u) => u.file === file && u.embed !== undefined);
         if (use === undefined) return undefined;
-        const dir = path.posix.dirname(file);
         const replacement =
-          `require(${JSON.stringify(packaged)}).packagedModuleDirectory(` +
-          `${JSON.stringify(dir.slice('node_modules/'.length))})`;
+          `require(${JSON.stringify(packaged)}).packagedSourceDirectory(` +
+          `${JSON.stringify(path.posix.dirname(file))})`;
         return { contents: source.replace(/\b__dirname\b/g, replacement), loader: 'js' };
       });
     },
@@ -258,7 +258,7 @@ function collectAssets() {
     const dir = path.join(ROOT, folder);
     if (!fs.existsSync(dir)) fail(`${folder} is missing (embedded for DIRNAME_USES)`);
     for (const file of filesUnder(dir)) {
-      assets.set(path.relative(ROOT, file).split(path.sep).join('/'), file);
+      assets.set(`source/${path.relative(ROOT, file).split(path.sep).join('/')}`, file);
     }
   }
 

@@ -4,7 +4,8 @@
  * Smoke test of the single executable (build/vexil, from `npm run package`), as a user would run
  * it: copied alone into an empty directory, started with an empty environment (no PATH, so no
  * node; no node_modules anywhere near). Checks --version, config and migrate, then serve: health
- * SERVING over HTTP and gRPC, the dashboard at /, a flag created and evaluated, a clean stop. On the embedded SQLite
+ * SERVING over HTTP and gRPC, gRPC reflection, the dashboard at /, a flag created and evaluated,
+ * a clean stop. On the embedded SQLite
  * default, and on PostgreSQL when VEXIL_TEST_POSTGRES_URL is set (required when
  * VEXIL_TEST_REQUIRE lists postgres).
  *
@@ -51,6 +52,30 @@ async function grpcHealth(port) {
     return await new Promise((resolve, reject) =>
       client.check({ service: '' }, (err, res) => (err ? reject(err) : resolve(res.status))),
     );
+  } finally {
+    client.close();
+  }
+}
+
+/** The services gRPC server reflection lists (v1alpha, as grpcurl asks). */
+async function reflectedServices(port) {
+  const dir = path.dirname(require.resolve('@grpc/reflection/package.json'));
+  const def = protoLoader.loadSync(
+    path.join(dir, 'build/proto/grpc/reflection/v1alpha/reflection.proto'),
+    { keepCase: true, defaults: true, oneofs: true },
+  );
+  const { ServerReflection } = grpc.loadPackageDefinition(def).grpc.reflection.v1alpha;
+  const client = new ServerReflection(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  try {
+    return await new Promise((resolve, reject) => {
+      const stream = client.ServerReflectionInfo();
+      stream.on('data', (res) => {
+        resolve((res.list_services_response?.service ?? []).map((s) => s.name));
+        stream.end();
+      });
+      stream.on('error', reject);
+      stream.write({ list_services: '' });
+    });
   } finally {
     client.close();
   }
@@ -123,6 +148,8 @@ async function smoke(label, env) {
     const health = await call(base, 'GET', '/health');
     check(health.body.status === 'SERVING', `HTTP health: ${JSON.stringify(health.body)}`);
     check((await grpcHealth(ports.grpc)) === 'SERVING', 'gRPC health');
+    const services = await reflectedServices(ports.grpc);
+    check(services.includes('flipt.evaluation.EvaluationService'), `reflection: ${services}`);
     const page = await fetch(`${base}/`, { signal: AbortSignal.timeout(10_000) });
     const html = await page.text();
     check(
@@ -158,7 +185,7 @@ async function smoke(label, env) {
     const code = await server.exited;
     check(code === 0, `serve exited ${code} on SIGTERM`);
     process.stdout.write(
-      `smoke ${label}: ok (health SERVING over HTTP and gRPC, dashboard served, flag created and evaluated)\n`,
+      `smoke ${label}: ok (health SERVING over HTTP and gRPC, reflection, dashboard, flag created and evaluated)\n`,
     );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

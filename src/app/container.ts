@@ -86,8 +86,6 @@ export async function startVexil({
   const metrics = createMetrics({ enabled: config.metrics.enabled });
   const clock = new SystemClock();
   const ids = new RandomIdGenerator();
-  // The single executable's .proto files and dashboard, extracted; undefined from a checkout.
-  const packaged = packagedAssets();
   const health = new HealthState('NOT_SERVING', 'starting: connecting to the database');
   const management = new Deferred<ManagementApi>(
     'storage unavailable: the database has not been reached yet',
@@ -208,7 +206,6 @@ export async function startVexil({
       recorder: metrics,
       maxMessageBytes: config.server.max_body_bytes,
       ...(auth.grpcAuthenticator ? { authenticator: auth.grpcAuthenticator } : {}),
-      ...(packaged === undefined ? {} : { protoDir: packaged.folders['proto'] }),
     });
     grpcPort = await bindGrpcServer(grpcServer, host, config.server.grpc_port);
   } catch (err) {

@@ -1,4 +1,3 @@
-import { PROTO_DIR } from '../adapters/grpc/proto-definitions';
 import { DASHBOARD_DIST_DIR } from '../adapters/http/dashboard/static-files';
 
 /*
@@ -17,7 +16,6 @@ export interface PackagedFolder {
 }
 
 export const PACKAGED_FOLDERS: readonly PackagedFolder[] = [
-  { name: 'proto', dir: PROTO_DIR, required: true },
   { name: 'dashboard', dir: DASHBOARD_DIST_DIR, required: true },
 ];
 

@@ -44,13 +44,14 @@ export function packagedAssets(env: NodeJS.ProcessEnv = process.env): PackagedAs
 }
 
 /**
- * The extracted copy of a directory under node_modules whose files a bundled library reads
- * relative to its own location (scripts/package.js points its directory name here).
+ * The extracted copy of a directory of the checkout (`dist/src/adapters/grpc`,
+ * `node_modules/@grpc/reflection/build/src/...`) whose module reads files relative to its own
+ * location: scripts/package.js makes that module's directory name this.
  */
-export function packagedModuleDirectory(relative: string): string {
+export function packagedSourceDirectory(relative: string): string {
   const assets = packagedAssets();
-  if (assets === undefined) throw new Error('packagedModuleDirectory: not the single executable');
-  return join(assets.directory, 'node_modules', ...relative.split('/'));
+  if (assets === undefined) throw new Error('packagedSourceDirectory: not the single executable');
+  return join(assets.directory, 'source', ...relative.split('/'));
 }
 
 function extract(env: NodeJS.ProcessEnv): PackagedAssets {

@@ -34,19 +34,12 @@ export const PROTO_LOADER_OPTIONS: protoLoader.Options = {
   includeDirs: [PROTO_DIR],
 };
 
-const cached = new Map<string, protoLoader.PackageDefinition>();
+let cached: protoLoader.PackageDefinition | undefined;
 
-/**
- * One package definition with every Vexil service; parsed once per process. `dir` holds the
- * .proto files: PROTO_DIR unless the program carries them elsewhere (the single executable).
- */
-export function loadProtoDefinitions(dir: string = PROTO_DIR): protoLoader.PackageDefinition {
-  let def = cached.get(dir);
-  if (def === undefined) {
-    def = protoLoader.loadSync([...PROTO_FILES], { ...PROTO_LOADER_OPTIONS, includeDirs: [dir] });
-    cached.set(dir, def);
-  }
-  return def;
+/** One package definition with every Vexil service; parsed once per process. */
+export function loadProtoDefinitions(): protoLoader.PackageDefinition {
+  cached ??= protoLoader.loadSync([...PROTO_FILES], PROTO_LOADER_OPTIONS);
+  return cached;
 }
 
 /** Fully-qualified service names. */
@@ -65,11 +58,8 @@ export const SERVICE_NAMES = {
 } as const;
 
 /** The service definition (method table) of one fully-qualified service. */
-export function serviceDefinition(
-  name: string,
-  dir: string = PROTO_DIR,
-): protoLoader.ServiceDefinition {
-  const def = loadProtoDefinitions(dir)[name];
+export function serviceDefinition(name: string): protoLoader.ServiceDefinition {
+  const def = loadProtoDefinitions()[name];
   if (!def || !isServiceDefinition(def)) {
     throw new Error(`no gRPC service ${name} in the loaded protos`);
   }

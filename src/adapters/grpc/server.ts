@@ -45,8 +45,6 @@ export interface GrpcDeps {
   readonly maxMessageBytes?: number;
   /** Passed to grpc.Server (keepalive, message size limits). */
   readonly serverOptions?: grpc.ServerOptions;
-  /** Where the .proto files are, when not beside this module (the single executable). */
-  readonly protoDir?: string;
 }
 
 const healthByServer = new WeakMap<grpc.Server, HealthService>();
@@ -82,7 +80,7 @@ export function createGrpcServer(deps: GrpcDeps): grpc.Server {
   ];
 
   for (const mod of modules) {
-    const definition = serviceDefinition(mod.serviceName, deps.protoDir);
+    const definition = serviceDefinition(mod.serviceName);
     const implementation: grpc.UntypedServiceImplementation = {};
     for (const rpc of Object.keys(definition)) {
       const handler = mod.handlers[rpc];
@@ -98,11 +96,11 @@ export function createGrpcServer(deps: GrpcDeps): grpc.Server {
 
   const served = modules.map((m) => m.serviceName);
   const health = new HealthService(deps.health, served, deps.logger);
-  server.addService(serviceDefinition(SERVICE_NAMES.health, deps.protoDir), health.implementation);
+  server.addService(serviceDefinition(SERVICE_NAMES.health), health.implementation);
   healthByServer.set(server, health);
 
   // Reflect exactly what is served, not every service the protos happen to declare.
-  addReflection(server, () => loadProtoDefinitions(deps.protoDir), {
+  addReflection(server, loadProtoDefinitions, {
     services: [...served, SERVICE_NAMES.health],
   });
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import { dashboardFiles } from '../../../src/adapters/http/dashboard/static-files';
 import type { MountTools } from '../../../src/adapters/http/express-app';
 
@@ -14,7 +14,8 @@ describe('the dashboard files', () => {
     writeFileSync(join(dir, 'index.html'), '<div id="root"></div>');
     writeFileSync(join(dir, 'assets', 'app-1234.js'), 'void 0;');
     const app = express();
-    const tools = { route: () => (_req, _res, next) => next() } as unknown as MountTools;
+    const pass: RequestHandler = (_req, _res, next) => next();
+    const tools = { route: () => pass } as unknown as MountTools;
     dashboardFiles({ dir })(app, tools);
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
