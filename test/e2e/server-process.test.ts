@@ -52,6 +52,7 @@ describe('the vexil program', () => {
     [['serve', '--no-such-flag=1'], {}, "unknown option '--no-such-flag=1'"],
     [['--bogus'], {}, "unknown option '--bogus'"],
     [['frobnicate'], {}, "unknown command 'frobnicate'"],
+    [['frobnicate', 'x.yml'], {}, "unknown command 'frobnicate'"],
     [['import', 'x.yml'], {}, 'cannot read x.yml: ENOENT'],
   ])('exits 1 with one line for %j', async (args, env, text) => {
     const r = await runCli(args, env);
