@@ -118,6 +118,7 @@ async function runImport(
   } catch (e) {
     throw new Error(
       `cannot read ${file ?? 'standard input'}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { cause: e },
     );
   }
   const encoding = file === undefined ? sniffEncoding(text) : encodingOfPath(file);
