@@ -122,4 +122,23 @@ describe('gRPC calls with huge values', () => {
       details: 'invalid field name: must be at most 255 characters',
     });
   });
+
+  it('bytes that are no protobuf message are INVALID_ARGUMENT, not INTERNAL', async () => {
+    const out = await new Promise<{ code: number; details: string }>((resolve) => {
+      flipt.makeUnaryRequest(
+        '/flipt.Flipt/GetFlag',
+        (b: Buffer) => b,
+        (b: Buffer) => b,
+        Buffer.from([0x08, 0xff]), // a varint cut short,
+        new grpc.Metadata(),
+        { deadline: Date.now() + 5000 },
+        (err) => resolve({ code: err?.code ?? 0, details: err?.details ?? '' }),
+      );
+    });
+    expect(out).toEqual({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: 'request message could not be decoded',
+    });
+    expect(await healthy()).toMatchObject({ code: 0 });
+  });
 });

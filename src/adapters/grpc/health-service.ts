@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { HealthReporter, HealthSnapshot, Logger } from '../../ports';
+import { UNDECODABLE } from './unary';
 
 type WireStatus = 'UNKNOWN' | 'SERVING' | 'NOT_SERVING' | 'SERVICE_UNKNOWN';
 
@@ -31,6 +32,13 @@ export class HealthService {
       call: grpc.ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>,
       callback: grpc.sendUnaryData<HealthCheckResponse>,
     ) => {
+      if ((call.request as unknown) === UNDECODABLE) {
+        callback({
+          code: grpc.status.INVALID_ARGUMENT,
+          details: 'request message could not be decoded',
+        });
+        return;
+      }
       const service = call.request.service;
       if (!this.knows(service)) {
         callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
@@ -40,6 +48,13 @@ export class HealthService {
     },
 
     Watch: (call: WatchCall) => {
+      if ((call.request as unknown) === UNDECODABLE) {
+        call.emit('error', {
+          code: grpc.status.INVALID_ARGUMENT,
+          details: 'request message could not be decoded',
+        });
+        return;
+      }
       const service = call.request.service;
       if (this.shuttingDown) {
         call.write({ status: 'NOT_SERVING' });

@@ -10,6 +10,7 @@ import { HealthService } from './health-service';
 import { createMetaService, type GrpcMetaDeps } from './meta-service';
 import { loadProtoDefinitions, serviceDefinition, SERVICE_NAMES } from './proto-definitions';
 import {
+  tolerantDecoding,
   wrapUnary,
   type GrpcAuthenticator,
   type GrpcCallRecorder,
@@ -80,7 +81,7 @@ export function createGrpcServer(deps: GrpcDeps): grpc.Server {
   ];
 
   for (const mod of modules) {
-    const definition = serviceDefinition(mod.serviceName);
+    const definition = tolerantDecoding(serviceDefinition(mod.serviceName));
     const implementation: grpc.UntypedServiceImplementation = {};
     for (const rpc of Object.keys(definition)) {
       const handler = mod.handlers[rpc];
@@ -96,7 +97,10 @@ export function createGrpcServer(deps: GrpcDeps): grpc.Server {
 
   const served = modules.map((m) => m.serviceName);
   const health = new HealthService(deps.health, served, deps.logger);
-  server.addService(serviceDefinition(SERVICE_NAMES.health), health.implementation);
+  server.addService(
+    tolerantDecoding(serviceDefinition(SERVICE_NAMES.health)),
+    health.implementation,
+  );
   healthByServer.set(server, health);
 
   // Reflect exactly what is served, not every service the protos happen to declare.

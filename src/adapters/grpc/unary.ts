@@ -58,6 +58,32 @@ export class GrpcStatusError extends Error {
   }
 }
 
+/**
+ * What a request that is not a valid protobuf message decodes to (see tolerantDecoding):
+ * grpc-js would answer INTERNAL, a server fault, for what is the client's.
+ */
+export const UNDECODABLE = Symbol('undecodable request');
+
+/** The service definition with decoding failures handed to the handler as UNDECODABLE. */
+export function tolerantDecoding<
+  D extends Record<string, { requestDeserialize: (b: Buffer) => unknown }>,
+>(definition: D): D {
+  const out: Record<string, unknown> = {};
+  for (const [rpc, method] of Object.entries(definition)) {
+    out[rpc] = {
+      ...method,
+      requestDeserialize: (bytes: Buffer): unknown => {
+        try {
+          return method.requestDeserialize(bytes);
+        } catch {
+          return UNDECODABLE;
+        }
+      },
+    };
+  }
+  return out as D;
+}
+
 /** grpc-go's wording, which Flipt returns for RPCs it does not serve. */
 export const unimplemented = (rpc: string): GrpcStatusError =>
   new GrpcStatusError(grpc.status.UNIMPLEMENTED, `method ${rpc} not implemented`);
@@ -127,6 +153,12 @@ export function wrapUnary<Req, Res>(
     };
 
     const run = async (): Promise<Res> => {
+      if ((call.request as unknown) === UNDECODABLE) {
+        throw new GrpcStatusError(
+          grpc.status.INVALID_ARGUMENT,
+          'request message could not be decoded',
+        );
+      }
       const authentication = deps.authenticator
         ? await deps.authenticator.authenticate({
             method,

@@ -170,7 +170,9 @@ function bodyError(err: unknown, limitBytes: number): unknown {
 function transportError(err: unknown): unknown {
   if (err instanceof HttpError || typeof err !== 'object' || err === null) return err;
   const e = err as StatusError;
-  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
+  // The router's URIError for a malformed path escape carries status 400 but no `expose`.
+  const exposed = e.expose === true || err instanceof URIError;
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && exposed) {
     const message = typeof e.message === 'string' ? e.message : 'bad request';
     return new HttpError(GrpcCode.INVALID_ARGUMENT, message, e.status);
   }
