@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { MANAGEMENT_ENDPOINTS } from '../../src/adapters/http/management-routes';
-import type { FieldSpec, MessageSchema } from '../../src/adapters/http/proto-json-decoder';
+import { managementRpcs } from '../../src/adapters/rpc/management-rpcs';
+import type { FieldSpec, MessageSchema } from '../../src/adapters/rpc/message-schema';
 import { startVexil, type VexilProcess } from '../support/vexil-process';
 import {
   anyFloat,
@@ -107,9 +107,9 @@ const batchOf = (extra: MessageSchema): fc.Arbitrary<Record<string, unknown>> =>
 
 function routes(): Route[] {
   const out: Route[] = [];
-  for (const endpoint of MANAGEMENT_ENDPOINTS) {
-    for (const path of endpoint.paths) {
-      out.push({ method: endpoint.method, path, request: message(endpoint.request) });
+  for (const rpc of managementRpcs()) {
+    for (const path of rpc.paths) {
+      out.push({ method: rpc.method, path, request: message(rpc.request) });
     }
   }
   for (const path of ['/evaluate/v1', '/evaluate/v1/namespaces/:namespaceKey']) {
