@@ -222,7 +222,8 @@ run('outages under a running instance (caching on, Redis backend)', () => {
     expect(evaluations.errors).toEqual([]);
     expect(evaluations.failed).toBe(0);
     expect(wrong).toEqual([]);
-    expect(Math.max(...writeMs)).toBeLessThanOrEqual(2000);
+    // Writes fail fast with 503 rather than waiting on the database.
+    expect(Math.max(...writeMs)).toBeLessThanOrEqual(100);
     expect(writeMessage).toMatch(/postgres|storage|database/i);
     expect(healthDuring?.status).toBe(200);
     // The detail's age grows with the outage (it is read at every look, not when it began).

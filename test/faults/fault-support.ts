@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { enabledSqlBackends, type SqlBackend } from '../support/databases';
 
 /*
  * Shared pieces of the fault suite: how long it runs, the configuration fuzzed requests work
@@ -9,6 +10,17 @@ import fc from 'fast-check';
 /** `npm run test:faults` sets VEXIL_FAULTS=long: more runs, rounds and seconds. */
 export const LONG = process.env['VEXIL_FAULTS'] === 'long';
 export const scaled = (short: number, long: number): number => (LONG ? long : short);
+
+/**
+ * The databases a fuzzer runs against: `usual` alone (or SQLite when that one is not
+ * configured), every SQL backend in the long run.
+ */
+export function fuzzBackends(usual: SqlBackend['name']): SqlBackend[] {
+  const all = enabledSqlBackends();
+  if (LONG) return all;
+  const one = all.find((b) => b.name === usual) ?? all.find((b) => b.name === 'sqlite');
+  return one === undefined ? [] : [one];
+}
 
 /** The namespace no fuzzed request names; its content must come out unchanged. */
 export const SENTINEL = 'sentinel';

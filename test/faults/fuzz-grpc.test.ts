@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import fc from 'fast-check';
 import { loadProtoDefinitions } from '../../src/adapters/grpc/proto-definitions';
+import { createIsolatedDatabase, type IsolatedDatabase } from '../support/databases';
 import { startVexil, type VexilProcess } from '../support/vexil-process';
 import { listServicesByReflection } from '../unit/grpc/grpc-test-support';
 import {
@@ -12,6 +10,7 @@ import {
   anyString,
   dumpNamespace,
   FUZZED,
+  fuzzBackends,
   scaled,
   seedNamespace,
   SENTINEL,
@@ -57,7 +56,7 @@ interface MethodDefinition {
 
 const definition: Definition = loadProtoDefinitions();
 let vexil: VexilProcess;
-let dir: string;
+let db: IsolatedDatabase | undefined;
 let pool: Pool;
 let client: grpc.Client;
 let sentinelBefore: string;
@@ -178,25 +177,27 @@ function unaryMethods(services: readonly string[]): Array<[string, MethodDefinit
   return out;
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'vexil-fuzz-grpc-'));
-  vexil = await startVexil({
-    VEXIL_DB_URL: join(dir, 'vexil.db'),
-    VEXIL_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true',
+describe.each(fuzzBackends('postgres'))('fuzzing every gRPC method on $name', (backend) => {
+  beforeAll(async () => {
+    codes.clear();
+    calls = 0;
+    db = await createIsolatedDatabase(backend, 'fuzz');
+    vexil = await startVexil({
+      VEXIL_DB_URL: db.url,
+      VEXIL_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true',
+    });
+    await seedNamespace(vexil.baseUrl, SENTINEL);
+    sentinelBefore = await dumpNamespace(vexil.baseUrl, SENTINEL);
+    pool = await seedNamespace(vexil.baseUrl, FUZZED);
+    client = new grpc.Client(`127.0.0.1:${vexil.grpcPort}`, grpc.credentials.createInsecure());
   });
-  await seedNamespace(vexil.baseUrl, SENTINEL);
-  sentinelBefore = await dumpNamespace(vexil.baseUrl, SENTINEL);
-  pool = await seedNamespace(vexil.baseUrl, FUZZED);
-  client = new grpc.Client(`127.0.0.1:${vexil.grpcPort}`, grpc.credentials.createInsecure());
-});
 
-afterAll(async () => {
-  client?.close();
-  await vexil?.stop();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    client?.close();
+    await vexil?.stop();
+    await db?.drop();
+  });
 
-describe('fuzzing every gRPC method', () => {
   it(`answers ${RUNS} generated and ${RUNS} undecodable requests per method without a server fault or a hang`, async () => {
     const served = (await listServicesByReflection(vexil.grpcPort)).filter(
       (s) => !s.startsWith('grpc.reflection'),
@@ -247,7 +248,7 @@ describe('fuzzing every gRPC method', () => {
       expect((await call(healthy, healthy.requestSerialize({}))).code).toBe(grpc.status.OK);
     }
     console.log(
-      `gRPC fuzz: ${methods.length} methods, ${calls} calls; codes ` +
+      `gRPC fuzz on ${backend.name}: ${methods.length} methods, ${calls} calls; codes ` +
         JSON.stringify(Object.fromEntries([...codes].sort())),
     );
     expect(vexil.lines.filter((l) => /unexpected error/i.test(l))).toEqual([]);

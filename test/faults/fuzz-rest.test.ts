@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { managementRpcs } from '../../src/adapters/rpc/management-rpcs';
 import type { FieldSpec, MessageSchema } from '../../src/adapters/rpc/message-schema';
+import { createIsolatedDatabase, type IsolatedDatabase } from '../support/databases';
 import { startVexil, type VexilProcess } from '../support/vexil-process';
 import {
   anyFloat,
@@ -12,6 +10,7 @@ import {
   anyString,
   dumpNamespace,
   FUZZED,
+  fuzzBackends,
   scaled,
   seedNamespace,
   SENTINEL,
@@ -40,7 +39,7 @@ interface Route {
 }
 
 let vexil: VexilProcess;
-let dir: string;
+let db: IsolatedDatabase | undefined;
 let pool: Pool;
 let sentinelBefore: string;
 const statuses = new Map<number, number>();
@@ -244,33 +243,35 @@ async function send(method: string, path: string, body: Body | undefined): Promi
   }
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'vexil-fuzz-rest-'));
-  vexil = await startVexil({
-    VEXIL_DB_URL: join(dir, 'vexil.db'),
-    VEXIL_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true',
+describe.each(fuzzBackends('sqlite'))('fuzzing every REST route on $name', (backend) => {
+  beforeAll(async () => {
+    statuses.clear();
+    latencies.length = 0;
+    db = await createIsolatedDatabase(backend, 'fuzz');
+    vexil = await startVexil({
+      VEXIL_DB_URL: db.url,
+      VEXIL_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true',
+    });
+    await seedNamespace(vexil.baseUrl, SENTINEL);
+    sentinelBefore = await dumpNamespace(vexil.baseUrl, SENTINEL);
+    pool = await seedNamespace(vexil.baseUrl, FUZZED);
   });
-  await seedNamespace(vexil.baseUrl, SENTINEL);
-  sentinelBefore = await dumpNamespace(vexil.baseUrl, SENTINEL);
-  pool = await seedNamespace(vexil.baseUrl, FUZZED);
-});
 
-afterAll(async () => {
-  await vexil?.stop();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    await vexil?.stop();
+    await db?.drop();
+  });
 
-/** Puts the fuzzed namespace back when a request deleted it, so later routes reach deep. */
-async function reseed(): Promise<void> {
-  const res = await fetch(`${vexil.baseUrl}/api/v1/namespaces/${FUZZED}`);
-  await res.text();
-  if (res.status === 404) {
-    const fresh = await seedNamespace(vexil.baseUrl, FUZZED);
-    pool.ids.splice(0, pool.ids.length, ...fresh.ids);
+  /** Puts the fuzzed namespace back when a request deleted it, so later routes reach deep. */
+  async function reseed(): Promise<void> {
+    const res = await fetch(`${vexil.baseUrl}/api/v1/namespaces/${FUZZED}`);
+    await res.text();
+    if (res.status === 404) {
+      const fresh = await seedNamespace(vexil.baseUrl, FUZZED);
+      pool.ids.splice(0, pool.ids.length, ...fresh.ids);
+    }
   }
-}
 
-describe('fuzzing every REST route', () => {
   it(`answers ${RUNS} generated requests per route without a 5xx, a hang or a malformed error`, async () => {
     const all = routes();
     for (const route of all) {
@@ -292,7 +293,7 @@ describe('fuzzing every REST route', () => {
     const pct = (q: number) =>
       sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
     console.log(
-      `REST fuzz: ${all.length} routes x ${RUNS} = ${latencies.length} requests; statuses ` +
+      `REST fuzz on ${backend.name}: ${all.length} routes x ${RUNS} = ${latencies.length} requests; statuses ` +
         JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0]))) +
         `; latency p50 ${pct(0.5).toFixed(1)} ms, p99 ${pct(0.99).toFixed(1)} ms, max ${pct(1).toFixed(1)} ms`,
     );
