@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startVexil, type VexilProcess } from '../support/vexil-process';
 import { scaled } from './fault-support';
@@ -33,7 +33,31 @@ async function send(method: string, path: string, body?: unknown): Promise<[numb
 const percentile = (sorted: readonly number[], q: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
+/** The server's event-loop delay since the previous scrape (prom-client resets it then). */
+async function eventLoopLagMs(): Promise<{ p99: number; max: number }> {
+  const text = (await send('GET', '/metrics'))[1];
+  const read = (name: string): number =>
+    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+  return {
+    p99: read('nodejs_eventloop_lag_p99_seconds'),
+    max: read('nodejs_eventloop_lag_max_seconds'),
+  };
+}
+
+/** How long the server spent on each evaluation it answered since line `from` of its log. */
+function serverEvaluationMs(from: number): number[] {
+  const out: number[] = [];
+  for (const line of vexil.lines.slice(from)) {
+    if (!line.includes('"/evaluate/v1/boolean"')) continue;
+    const ms = (JSON.parse(line) as { durationMs?: number }).durationMs;
+    if (typeof ms === 'number') out.push(ms);
+  }
+  return out.sort((a, b) => a - b);
+}
+
 async function underWriters(writeNamespace: string) {
+  await eventLoopLagMs();
+  const firstLine = vexil.lines.length;
   let running = true;
   const writeMs: number[] = [];
   const evalMs: number[] = [];
@@ -76,7 +100,13 @@ async function underWriters(writeNamespace: string) {
   await Promise.all([...writers, ...evaluators]);
   writeMs.sort((a, b) => a - b);
   evalMs.sort((a, b) => a - b);
-  return { writeMs, evalMs, failures };
+  return {
+    writeMs,
+    evalMs,
+    failures,
+    lag: await eventLoopLagMs(),
+    serverMs: serverEvaluationMs(firstLine),
+  };
 }
 
 beforeAll(async () => {
@@ -103,14 +133,17 @@ describe(`SQLite with ${WRITERS} concurrent writers`, () => {
     ['another namespace', 'other'],
     ['the evaluated namespace', 'read'],
   ])('writing to %s: every write and evaluation succeeds; latency reported', async (label, ns) => {
-    const { writeMs, evalMs, failures } = await underWriters(ns);
+    const { writeMs, evalMs, failures, lag, serverMs } = await underWriters(ns);
     console.log(
       `SQLite, ${WRITERS} writers to ${label} for ${SECONDS}s: ` +
         `${writeMs.length} writes (${Math.round(writeMs.length / SECONDS)}/s, ` +
         `p99 ${percentile(writeMs, 0.99).toFixed(0)} ms), ` +
         `${evalMs.length} evaluations by ${EVALUATORS} clients, latency p50 ` +
         `${percentile(evalMs, 0.5).toFixed(1)} ms, p99 ${percentile(evalMs, 0.99).toFixed(1)} ms, ` +
-        `max ${percentile(evalMs, 1).toFixed(1)} ms; failures ${failures.length}`,
+        `max ${percentile(evalMs, 1).toFixed(1)} ms (in the server: p99 ` +
+        `${percentile(serverMs, 0.99).toFixed(1)} ms; event-loop delay p99 ${lag.p99.toFixed(1)} ms, ` +
+        `max ${lag.max.toFixed(1)} ms); failures ${failures.length}; ` +
+        `machine load average ${loadavg()[0]?.toFixed(1)}`,
     );
     expect(failures.slice(0, 5)).toEqual([]);
     expect(writeMs.length).toBeGreaterThan(WRITERS);

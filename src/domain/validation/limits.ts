@@ -38,17 +38,28 @@ function codePoints(s: string, atLeast: number): number {
   return n;
 }
 
+/** PostgreSQL cannot hold U+0000 in text; the others could, so every backend refuses it alike. */
+function requireNoNul(value: string, field: string): void {
+  if (value.includes('\u0000')) {
+    throw new ValidationError(field, 'must not contain the NUL character (U+0000)');
+  }
+}
+
+/** At most `max` characters, none of them NUL. */
 export function requireMaxChars(value: string, field: string, max: number): void {
   if (codePoints(value, max) > max) {
     throw new ValidationError(field, `must be at most ${max} characters`);
   }
+  requireNoNul(value, field);
 }
 
+/** At most `max` bytes of UTF-8, no NUL. */
 export function requireMaxBytes(value: string, field: string, max: number): void {
   // UTF-8 takes at most three bytes per UTF-16 unit: short strings need no counting.
   if (value.length * 3 > max && utf8Length(value) > max) {
     throw new ValidationError(field, `must be at most ${max} bytes`);
   }
+  requireNoNul(value, field);
 }
 
 export function requireMaxItems(items: readonly unknown[], field: string, max: number): void {

@@ -284,3 +284,39 @@ describe('how sizes are counted', () => {
     expect(TEXT).toBeGreaterThanOrEqual(65535);
   });
 });
+
+describe('text a database cannot store', () => {
+  it.each([
+    ['flag name', () => v.validateCreateFlag({ ...flag, name: 'a\u0000b' }), 'name'],
+    [
+      'segment description',
+      () => v.validateUpdateSegment({ ...segment, description: '\u0000' }),
+      'description',
+    ],
+    ['variant key', () => v.validateCreateVariant({ ...variant, key: 'v\u0000' }), 'key'],
+    [
+      'constraint value',
+      () => v.validateCreateConstraint({ ...constraint, value: 'x\u0000' }),
+      'value',
+    ],
+    [
+      'constraint property',
+      () => v.validateCreateConstraint({ ...constraint, property: '\u0000' }),
+      'property',
+    ],
+    [
+      'rollout description',
+      () =>
+        v.validateCreateRollout({
+          ...rollout,
+          description: '\u0000',
+          threshold: { percentage: 1, value: true },
+        }),
+      'description',
+    ],
+  ])('a NUL character in a %s is refused: PostgreSQL cannot store it', (_name, check, field) => {
+    expect(outcome(check)).toBe(
+      `invalid field ${field}: must not contain the NUL character (U+0000)`,
+    );
+  });
+});

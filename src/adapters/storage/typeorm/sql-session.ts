@@ -1,6 +1,7 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import {
   ForeignKeyViolationError,
+  InvalidArgumentError,
   UniqueViolationError,
   isDomainError,
 } from '../../../domain/errors';
@@ -13,6 +14,7 @@ import {
   isForeignKeyViolation,
   isRetryableConflict,
   isUniqueViolation,
+  isUnstorableText,
   unavailable,
 } from './storage-errors';
 
@@ -64,7 +66,7 @@ export class SqlSession {
   /** One statement outside a transaction (a primary-key read). */
   query(sql: string, params: readonly unknown[]): Promise<Row[]> {
     return this.guard(() =>
-      this.serialized(() => this.dataSource.query(this.dialect.sql(sql), [...params])),
+      this.serialized(() => this.dataSource.query(this.dialect.sql(sql), [...params]), 'read'),
     );
   }
 
@@ -83,13 +85,19 @@ export class SqlSession {
     } catch (err) {
       if (isDomainError(err)) throw err;
       if (isConnectionError(err)) throw unavailable(this.dialect.name, err, this.secret);
+      // Only a request can bring such text (validation keeps it out of stored data).
+      if (isUnstorableText(err)) {
+        throw new InvalidArgumentError(
+          'text with a NUL character (U+0000) cannot be stored or looked up',
+        );
+      }
       throw driverError(err);
     }
   }
 
   /** SQLite transactions on one file queue in-process (see sqlite-write-lock.ts). */
-  private serialized<T>(fn: () => Promise<T>): Promise<T> {
-    return this.sqliteKey === undefined ? fn() : withSqliteWriteLock(this.sqliteKey, fn);
+  private serialized<T>(fn: () => Promise<T>, kind: 'read' | 'write'): Promise<T> {
+    return this.sqliteKey === undefined ? fn() : withSqliteWriteLock(this.sqliteKey, fn, kind);
   }
 
   private tx(runner: QueryRunner): Tx {
@@ -138,6 +146,6 @@ export class SqlSession {
           if (n >= ATTEMPTS || !isRetryableConflict(err)) throw err;
         }
       }
-    });
+    }, kind);
   }
 }

@@ -59,6 +59,15 @@ export function isForeignKeyViolation(err: unknown): boolean {
   );
 }
 
+/**
+ * PostgreSQL refusing text it cannot hold: a NUL character in a parameter (22021), or a
+ * \u0000 escape in JSON it must parse (22P05). Such text can neither be stored nor match.
+ */
+export function isUnstorableText(err: unknown): boolean {
+  const code = codeOf(err);
+  return code === '22021' || code === '22P05';
+}
+
 /** A deadlock or serialization failure: the transaction may simply be run again. */
 export function isRetryableConflict(err: unknown): boolean {
   const code = codeOf(err);

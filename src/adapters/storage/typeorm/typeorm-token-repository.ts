@@ -14,6 +14,7 @@ import {
   isConnectionError,
   isRetryableConflict as isRetryable,
   isUniqueViolation,
+  isUnstorableText,
   unavailable,
 } from './storage-errors';
 
@@ -44,9 +45,17 @@ function dialectOf(dataSource: DataSource): Dialect {
   }
 }
 
-/** Connection trouble becomes UnavailableError (message without secrets); the rest passes. */
+/**
+ * Connection trouble becomes UnavailableError (message without secrets), text PostgreSQL
+ * cannot hold an invalid argument; the rest passes.
+ */
 function translate(error: unknown, dialect: Dialect): unknown {
   if (error instanceof UnavailableError) return error;
+  if (isUnstorableText(error)) {
+    return new InvalidArgumentError(
+      'text with a NUL character (U+0000) cannot be stored or looked up',
+    );
+  }
   return isConnectionError(error) ? unavailable(dialect, error) : error;
 }
 
