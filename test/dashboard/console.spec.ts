@@ -1,4 +1,4 @@
-import { expect, expectAccessible, test } from './harness';
+import { expect, expectAccessible, screenshot, test } from './harness';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -102,7 +102,7 @@ test('explains a variant result, which is exactly what the evaluation API answer
   expect(strip(shown)).toEqual(strip(real));
   await expect(summary).toContainText(`variant ${String(real['variantKey'])}`);
   await expectAccessible(page, 'the evaluation console');
-  await page.screenshot({ path: 'docs/images/evaluation-console.png' });
+  await screenshot(page, 'evaluation-console');
 });
 
 test('explains a threshold rollout with the bucket, and refuses malformed context', async ({
@@ -141,7 +141,7 @@ test('the flags page at phone width and on a large monitor', async ({ page, api 
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/namespaces/default/flags');
   await expect(page.getByRole('link', { name: 'New pricing page' })).toBeVisible();
-  await page.screenshot({ path: 'docs/images/flags.png' });
+  await screenshot(page, 'flags');
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test as base, type Locator, type Page } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startVexil, type VexilProcess } from '../support/vexil-process';
@@ -123,4 +123,19 @@ export async function signIn(page: Page, token: string): Promise<void> {
   await page.getByLabel('Client token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).not.toHaveURL(/\/login/);
+}
+
+/**
+ * Takes a screenshot named `name`. The README's pictures in docs/images are rewritten only when
+ * VEXIL_SCREENSHOTS=docs is set, so an ordinary test run leaves the working tree clean; otherwise
+ * the picture goes to the (ignored) test-results directory, where a failed run can be looked at.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir =
+    process.env['VEXIL_SCREENSHOTS'] === 'docs'
+      ? join(__dirname, '..', '..', 'docs', 'images')
+      : join(__dirname, '..', '..', 'test-results', 'screenshots');
+  const file = join(dir, `${name}.png`);
+  await page.screenshot({ path: file });
+  expect(statSync(file).size).toBeGreaterThan(10_000);
 }
