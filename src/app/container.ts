@@ -33,11 +33,8 @@ import { HealthState } from './health-state';
 import { retryWithBackoff } from './retry';
 import { readOnly } from './read-only';
 import { createMetrics, type Metrics } from '../adapters/telemetry/metrics';
-import {
-  evaluationResultAttributes,
-  startTracing,
-  traceMethods,
-} from '../adapters/telemetry/tracing';
+import { startTracing } from '../adapters/telemetry/tracing';
+import { evaluationResultAttributes, traceMethods } from '../adapters/telemetry/traced-methods';
 import type { HttpRoute } from '../adapters/http';
 import { protocolForEndpoint } from '../adapters/telemetry/otlp-exporters';
 import { createCaching, type CachingAdapters } from '../adapters/cache';

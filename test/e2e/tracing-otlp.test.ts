@@ -9,13 +9,15 @@ import {
   runInContext,
   startServerSpan,
   startTracing,
-  traceMethods,
   traceIdOf,
-  evaluationResultAttributes,
   withChildSpan,
   withServerSpan,
   type Tracing,
 } from '../../src/adapters/telemetry/tracing';
+import {
+  evaluationResultAttributes,
+  traceMethods,
+} from '../../src/adapters/telemetry/traced-methods';
 import type { OtlpProtocol } from '../../src/adapters/telemetry/otlp-exporters';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
 
