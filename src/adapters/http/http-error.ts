@@ -42,6 +42,14 @@ export class RawJson {
 export const jsonText = (body: unknown, trailingNewline = false): string =>
   (body instanceof RawJson ? body.text : JSON.stringify(body)) + (trailingNewline ? '\n' : '');
 
+/**
+ * Writes a body as Flipt's gateway does for `?pretty`: indented by two spaces (protojson's
+ * multiline form). The body must already leave out its zero values.
+ */
+export function sendPrettyJson(res: ServerResponse, status: number, body: unknown): void {
+  sendJsonText(res, status, JSON.stringify(body, null, 2));
+}
+
 /** Writes a JSON body; `trailingNewline` only for /health, which Flipt ends with "\n". */
 export function sendJson(
   res: ServerResponse,
@@ -77,7 +85,12 @@ export function sendJsonText(
  * Answers with grpc-gateway's error body `{"code":<grpc>,"message":"...","details":[]}`.
  * Unexpected errors get a generic message; their stack goes to the log only.
  */
-export function writeError(res: ServerResponse, err: unknown, logger?: Logger): void {
+export function writeError(
+  res: ServerResponse,
+  err: unknown,
+  logger?: Logger,
+  pretty = false,
+): void {
   let code: GrpcCodeNumber;
   let status: number;
   let message: string;
@@ -101,5 +114,7 @@ export function writeError(res: ServerResponse, err: unknown, logger?: Logger): 
     return;
   }
   if (err instanceof UnauthenticatedError) res.setHeader('WWW-Authenticate', message);
-  sendJson(res, status, { code, message, details: [] });
+  // `?pretty`: the empty details list is a zero value, left out like the others.
+  if (pretty) sendPrettyJson(res, status, { code, message });
+  else sendJson(res, status, { code, message, details: [] });
 }

@@ -12,6 +12,7 @@ import type {
 import { float32ToJsonNumber, formatTimestamp } from '../../domain/evaluation';
 import { FLIPT_JSON_SHAPES, flagInList, segmentKeyFields } from '../rpc/flipt-shapes';
 import { MessageEncoders, type JsonOut } from '../rpc/message-encoder';
+import { messageType } from '../rpc/proto-root';
 
 /** The wire formats of timestamps and float32 values are shared with the evaluation side. */
 export { float32ToJsonNumber, formatTimestamp, segmentKeyFields };
@@ -23,6 +24,14 @@ export type { JsonOut, JsonValue } from '../rpc/message-encoder';
  * message fields omitted, enums by name (see src/adapters/rpc/message-encoder.ts).
  */
 export const FLIPT_JSON = new MessageEncoders('json', FLIPT_JSON_SHAPES);
+
+/**
+ * The same for `?pretty`: Flipt's gateway then switches to a marshaller without
+ * EmitDefaultValues, so zero values are left out (and the text is indented).
+ */
+export const FLIPT_JSON_SPARSE = new MessageEncoders('json', FLIPT_JSON_SHAPES, messageType, {
+  emitDefaults: false,
+});
 
 const presenter =
   <T>(type: string) =>

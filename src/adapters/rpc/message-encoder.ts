@@ -30,9 +30,20 @@ export type Shapes = Readonly<Record<string, Shape>>;
 
 type Convert = (value: unknown) => unknown;
 
+export interface EncoderOptions {
+  /**
+   * False: zero values of fields without presence (`""`, `0`, `false`, empty lists and maps,
+   * an enum's first value) are left out, as protojson does without EmitDefaultValues (what
+   * Flipt's gateway writes for `?pretty`). Default true.
+   */
+  readonly emitDefaults?: boolean;
+}
+
 interface FieldPlan {
   readonly name: string;
   readonly convert: Convert;
+  /** The field's zero value as converted, for emitDefaults: false (unset for presence fields). */
+  readonly zero?: unknown;
   /** A message, a oneof member or an `optional` scalar: left out when unset. */
   readonly presence: boolean;
   /** The real oneof it belongs to (not the synthetic one of `optional`). */
@@ -48,6 +59,7 @@ export class MessageEncoders {
     private readonly wire: Wire,
     private readonly shapes: Shapes = {},
     private readonly lookup: (name: string) => protobuf.Type = messageType,
+    private readonly options: EncoderOptions = {},
   ) {}
 
   /** The encoder of a message type by full name (`flipt.Flag`). */
@@ -68,6 +80,7 @@ export class MessageEncoders {
     let plans: readonly FieldPlan[] = [];
     const shape = this.shapes[name] as ((value: unknown) => object) | undefined;
     const hasOneof = type.oneofsArray.some((o) => !isSyntheticOneof(o));
+    const sparse = this.options.emitDefaults === false;
     const encode: Convert = (value) => {
       const given = value ?? {};
       const src = (shape === undefined ? given : shape(given)) as Record<string, unknown>;
@@ -82,7 +95,9 @@ export class MessageEncoders {
             taken.add(plan.oneof);
           }
         }
-        out[plan.name] = plan.convert(v);
+        const converted = plan.convert(v);
+        if (sparse && !plan.presence && isZero(converted, plan.zero)) continue;
+        out[plan.name] = converted;
       }
       return out;
     };
@@ -96,10 +111,13 @@ export class MessageEncoders {
     const oneof = field.partOf;
     const synthetic = oneof !== null && isSyntheticOneof(oneof);
     const isMessage = field.resolvedType !== null && !isEnum(field.resolvedType) && !field.map;
+    const convert = this.fieldConverter(type, field);
+    const presence = !field.repeated && !field.map && (isMessage || oneof !== null);
     return {
       name: field.name,
-      convert: this.fieldConverter(type, field),
-      presence: !field.repeated && !field.map && (isMessage || oneof !== null),
+      convert,
+      ...(presence ? {} : { zero: convert(undefined) }),
+      presence,
       ...(oneof !== null && !synthetic ? { oneof: oneof.name } : {}),
     };
   }
@@ -188,6 +206,19 @@ function jsonScalar(where: string, type: string): Convert {
 }
 
 const isEnum = (t: protobuf.ReflectionObject): t is protobuf.Enum => 'values' in t;
+
+/** A converted value equal to the field's zero value (empty lists and maps included). */
+function isZero(value: unknown, zero: unknown): boolean {
+  if (value === zero) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof zero === 'object' &&
+    zero !== null &&
+    Object.keys(value).length === 0
+  );
+}
 
 /** The oneof protobufjs makes for a proto3 `optional` field. */
 const isSyntheticOneof = (o: protobuf.OneOf): boolean =>
