@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Server as GrpcServer } from '@grpc/grpc-js';
 import { ConfigStore } from '../domain/services/config';
 import { createManagementService } from '../domain/services/management-service';
@@ -10,7 +8,7 @@ import { EvaluationService, NamespaceSnapshots } from '../domain/services/evalua
 import type { Logger, Storage, TokenRepository } from '../ports';
 import { createAuthComponents } from '../adapters/auth';
 import { RandomIdGenerator, SystemClock } from '../adapters/system';
-import { createHttpHandler } from '../adapters/http';
+import { createCors, createHttpHandler } from '../adapters/http';
 import { bindGrpcServer, createGrpcServer, shutdownGrpcServer } from '../adapters/grpc/server';
 import { createEvaluationRoutes } from '../adapters/http/evaluation';
 import { publicConfig, type VexilConfig } from './config';
@@ -26,6 +24,14 @@ import {
 } from '../adapters/http';
 import type { ExpressMount } from '../adapters/http/express-app';
 import { Deferred } from './deferred';
+import {
+  closeHttp,
+  createHttpListener,
+  grpcCredentials,
+  httpPortOf,
+  listen,
+  readTlsFiles,
+} from './listeners';
 import { describeListenError } from './listen-errors';
 import { packagedAssets } from './packaged';
 import { MissingDatabaseError } from '../adapters/storage/typeorm/storage-errors';
@@ -66,6 +72,8 @@ export async function startVexil({
   openStorage,
   version,
 }: StartOptions): Promise<VexilServer> {
+  // Before anything starts: a certificate that cannot be used stops start-up, naming its key.
+  const tls = readTlsFiles(config.server);
   const tracing = startTracing({
     enabled: config.tracing.enabled,
     protocol:
@@ -100,6 +108,7 @@ export async function startVexil({
   const tokenConfig = config.authentication.methods.token;
   const auth = createAuthComponents({
     required: config.authentication.required,
+    exclude: config.authentication.exclude,
     tokenMethodEnabled: tokenConfig.enabled,
     bootstrap: {
       token: tokenConfig.bootstrap.token,
@@ -124,13 +133,7 @@ export async function startVexil({
   const managementApi =
     config.server.mode === 'read-only' ? readOnly(management.proxy) : management.proxy;
 
-  const httpServer = createServer(
-    {
-      keepAliveTimeout: 65_000,
-      headersTimeout: 66_000,
-      requestTimeout: 300_000,
-      maxHeaderSize: 1024 * 1024,
-    },
+  const httpServer = createHttpListener(
     createHttpHandler({
       management: managementApi,
       health,
@@ -168,16 +171,26 @@ export async function startVexil({
         ? [...auth.httpGuards, createCsrfGuard()]
         : auth.httpGuards,
       recorder: metrics.enabled ? metrics : undefined,
+      ...(config.cors.enabled
+        ? {
+            cors: createCors({
+              allowedOrigins: config.cors.allowed_origins,
+              allowedHeaders: config.cors.allowed_headers,
+            }),
+          }
+        : {}),
       accessLog: config.log.level === 'debug' || config.log.level === 'info',
     }),
+    tls,
   );
   const { host } = config.server;
-  const httpPort = await listen(httpServer, host, config.server.http_port).catch((err: unknown) => {
+  const httpListen = httpPortOf(config.server);
+  const httpPort = await listen(httpServer, host, httpListen.port).catch((err: unknown) => {
     throw describeListenError(err, {
-      protocol: 'HTTP',
+      protocol: tls ? 'HTTPS' : 'HTTP',
       host,
-      port: config.server.http_port,
-      portKey: 'server.http_port',
+      port: httpListen.port,
+      portKey: httpListen.key,
     });
   });
 
@@ -204,7 +217,12 @@ export async function startVexil({
       maxMessageBytes: config.server.max_body_bytes,
       ...(auth.grpcAuthenticator ? { authenticator: auth.grpcAuthenticator } : {}),
     });
-    grpcPort = await bindGrpcServer(grpcServer, host, config.server.grpc_port);
+    grpcPort = await bindGrpcServer(
+      grpcServer,
+      host,
+      config.server.grpc_port,
+      grpcCredentials(tls),
+    );
   } catch (err) {
     httpServer.close();
     throw describeListenError(err, {
@@ -219,6 +237,7 @@ export async function startVexil({
     grpcPort,
     host: config.server.host,
     mode: config.server.mode,
+    protocol: config.server.protocol,
   });
 
   const starting = new AbortController();
@@ -381,31 +400,4 @@ function metricsRoutes(metrics: Metrics): HttpRoute[] {
       },
     },
   ];
-}
-
-function listen(server: Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-/** Stops accepting, lets in-flight requests finish for up to `timeoutMs`, then cuts the rest. */
-function closeHttp(server: Server, timeoutMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    // Keep-alive connections become idle once their response is written: close them as
-    // they do, so the drain ends as soon as the last in-flight request is answered.
-    const sweeper = setInterval(() => server.closeIdleConnections(), 50);
-    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
-    timer.unref();
-    server.close(() => {
-      clearInterval(sweeper);
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }

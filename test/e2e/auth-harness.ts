@@ -7,7 +7,13 @@ import {
   createGrpcServer,
   shutdownGrpcServer,
 } from '../../src/adapters/grpc/server';
-import { createHttpHandler, type HttpRoute } from '../../src/adapters/http';
+import {
+  createCors,
+  createHttpHandler,
+  type CorsOptions,
+  type HttpRoute,
+} from '../../src/adapters/http';
+import type { AuthenticationExclusions } from '../../src/domain/auth';
 import { createEvaluationRoutes } from '../../src/adapters/http/evaluation';
 import { InMemoryStore } from '../../src/adapters/storage/memory/in-memory-store';
 import { ConfigStore } from '../../src/domain/services/config';
@@ -74,6 +80,10 @@ export interface InstanceOptions {
   readonly tokenMethodEnabled?: boolean;
   readonly bootstrapToken?: string;
   readonly logger?: ReturnType<typeof captureLogger>;
+  /** authentication.exclude.* */
+  readonly exclude?: AuthenticationExclusions;
+  /** cors.* when enabled. */
+  readonly cors?: CorsOptions;
 }
 
 const stopwatch = { nowMs: () => performance.now() };
@@ -103,6 +113,7 @@ export async function startInstance(
   });
   const auth = createAuthComponents({
     required: options.required ?? true,
+    ...(options.exclude ? { exclude: options.exclude } : {}),
     tokenMethodEnabled: options.tokenMethodEnabled ?? true,
     bootstrap: { token: options.bootstrapToken ?? BOOTSTRAP_TOKEN, expirationMs: 0 },
     cleanup: { intervalMs: 3_600_000, gracePeriodMs: 1_800_000 },
@@ -137,6 +148,7 @@ export async function startInstance(
       fastRoutes: auth.scopeEvaluationRoutes(createEvaluationRoutes({ evaluation, logger })),
       routes: [metricsRoute, ...auth.httpRoutes],
       guards: auth.httpGuards,
+      ...(options.cors ? { cors: createCors(options.cors) } : {}),
     }),
   );
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));

@@ -25,9 +25,7 @@ describe("vexil serve with Flipt's configuration", () => {
         .map((e) => e.message.slice('configuration: '.length).split(' ')[0]);
       expect(warnings).toEqual([
         'log.grpc_level',
-        'cors.allowed_origins',
         'cache.memory.eviction_interval',
-        'server.https_port',
         'meta.check_for_updates',
         'meta.telemetry_enabled',
       ]);
@@ -53,5 +51,36 @@ describe("vexil serve with Flipt's configuration", () => {
     expect(run.stderr).toContain(
       'vexil: configuration: log.grpc_level ("ERROR") is a Flipt setting',
     );
+  });
+
+  it('vexil config --show-origin says where each value came from', async () => {
+    const run = await runCli(
+      ['config', '--show-origin', '--config', STOCK, '--log.encoding=json'],
+      {
+        FLIPT_CACHE_TTL: '90s',
+        FLIPT_SERVER_GRPC_PORT: '9100',
+        VEXIL_SERVER_GRPC_PORT: '9200',
+        FLIPT_CORS_ENABLED: 'true',
+      },
+    );
+    expect(run.code).toBe(0);
+    const printed = JSON.parse(run.stdout) as Record<string, { value: unknown; from: string }>;
+    expect(printed['caching.ttl']).toEqual({ value: '1m30s', from: 'env FLIPT_CACHE_TTL' });
+    expect(printed['server.grpc_port']).toEqual({
+      value: 9200,
+      from: 'env VEXIL_SERVER_GRPC_PORT',
+    });
+    expect(printed['caching.enabled']).toEqual({
+      value: true,
+      from: `file ${STOCK} (cache.enabled)`,
+    });
+    expect(printed['cors.allowed_origins']).toEqual({ value: ['*'], from: `file ${STOCK}` });
+    expect(printed['cors.enabled']).toEqual({ value: true, from: 'env FLIPT_CORS_ENABLED' });
+    expect(printed['log.encoding']).toEqual({ value: 'json', from: 'flag --log.encoding' });
+    expect(printed['evaluation.max_batch_size']).toEqual({ value: 1000, from: 'default' });
+    expect(printed['authentication.methods.token.bootstrap.token']).toEqual({
+      value: '***',
+      from: `file ${STOCK}`,
+    });
   });
 });

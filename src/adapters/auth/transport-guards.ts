@@ -110,6 +110,21 @@ export function evaluationNamespaceKeys(
 }
 
 /**
+ * Whether an HTTP route pattern belongs to a service in `services` (see excludedServices):
+ * /api/v1 is flipt.Flipt (legacy evaluation, copy, import and export included), /evaluate/v1
+ * the evaluation service, /internal/v1/evaluation the client snapshot, /ofrep OFREP.
+ */
+export function routeOfServices(services: ReadonlySet<string>): (pattern: string) => boolean {
+  const prefixes: string[] = [];
+  if (services.has(FLIPT)) prefixes.push('/api/v1/');
+  if (services.has(EVALUATION)) prefixes.push('/evaluate/v1/');
+  if (services.has('flipt.evaluation.DataService')) prefixes.push('/internal/v1/evaluation/');
+  if (services.has('flipt.ofrep.OFREPService')) prefixes.push('/ofrep/');
+  if (prefixes.length === 0) return () => false;
+  return (pattern) => prefixes.some((p) => pattern.startsWith(p));
+}
+
+/**
  * The HTTP authentication guard: the `Authorization` header or the `flipt_client_token` cookie
  * must name a valid token; the caller goes to `ctx.principal`. A namespace-scoped caller is
  * checked here on management routes, left to the route on the evaluation routes listed in
@@ -118,6 +133,7 @@ export function evaluationNamespaceKeys(
 export function createHttpAuthGuard(
   authenticator: Authenticator,
   checkedByRoute: ReadonlySet<string>,
+  excluded: (pattern: string) => boolean = () => false,
 ): RequestGuard {
   const accept = (authentication: Authentication, req: IncomingMessage, ctx: RequestContext) => {
     ctx.principal = authentication;
@@ -133,6 +149,8 @@ export function createHttpAuthGuard(
     }
   };
   return (req, ctx) => {
+    // authentication.exclude.*: as in Flipt, the caller is not even looked at.
+    if (excluded(ctx.route)) return;
     const { authorization, cookie } = req.headers;
     // A cached token is answered without creating a promise: this runs on every evaluation.
     const cached = authenticator.authenticateCached(authorization, cookie);
@@ -150,8 +168,11 @@ export function createHttpAuthGuard(
 export function scopeEvaluationRoutes(
   routes: readonly HttpRoute[],
   registry: Set<string>,
+  excluded: (pattern: string) => boolean = () => false,
 ): HttpRoute[] {
   return routes.map((route) => {
+    // An excluded route needs no token: no guard runs, so there is no caller to scope.
+    if (excluded(route.pattern)) return { ...route, public: true };
     registry.add(route.pattern);
     const service = route.pattern.startsWith('/api/v1/') ? FLIPT : EVALUATION;
     /** The caller, once checked against what is known before the body is read. */
@@ -218,7 +239,11 @@ export function scopeEvaluationRoutes(
  * request (every batch item; the legacy batch's top-level namespace).
  */
 export class TokenGrpcAuthenticator implements GrpcAuthenticator {
-  constructor(private readonly authenticator: Authenticator) {}
+  constructor(
+    private readonly authenticator: Authenticator,
+    /** Services exempted by authentication.exclude.* (excludedServices). */
+    private readonly excluded: ReadonlySet<string> = new Set(),
+  ) {}
 
   async authenticate(call: {
     readonly method: string;
@@ -226,7 +251,7 @@ export class TokenGrpcAuthenticator implements GrpcAuthenticator {
     readonly request: unknown;
   }): Promise<Authentication | undefined> {
     const { service, method } = serviceOfGrpcPath(call.method);
-    if (isAuthenticationExempt(service)) return undefined;
+    if (isAuthenticationExempt(service) || this.excluded.has(service)) return undefined;
     const authentication = await this.authenticator.authenticateMetadata(call.metadata);
     if (tokenNamespace(authentication) !== undefined) {
       const request = isObject(call.request) ? call.request : {};

@@ -1,4 +1,9 @@
-import { AuthApi, bootstrapToken } from '../../domain/auth';
+import {
+  AuthApi,
+  bootstrapToken,
+  excludedServices,
+  type AuthenticationExclusions,
+} from '../../domain/auth';
 import type { Clock, IdGenerator, Logger, Stopwatch, TokenRepository } from '../../ports';
 import type { GrpcAuthDeps } from '../grpc/auth-service';
 import type { GrpcAuthenticator } from '../grpc/unary';
@@ -9,6 +14,7 @@ import { NodeTokenCrypto } from './node-token-crypto';
 import { TokenCleanupJob } from './token-cleanup-job';
 import {
   createHttpAuthGuard,
+  routeOfServices,
   scopeEvaluationRoutes,
   TokenGrpcAuthenticator,
 } from './transport-guards';
@@ -16,6 +22,8 @@ import {
 export interface AuthComponentsOptions {
   /** `authentication.required`. */
   readonly required: boolean;
+  /** `authentication.exclude.*`: groups of services that need no token even when required. */
+  readonly exclude?: AuthenticationExclusions;
   /** `authentication.methods.token.enabled`. */
   readonly tokenMethodEnabled: boolean;
   readonly bootstrap: {
@@ -94,6 +102,8 @@ export function createAuthComponents(options: AuthComponentsOptions): AuthCompon
   });
   /** Patterns of the routes that check a scoped caller themselves (see scopeEvaluationRoutes). */
   const checkedByRoute = new Set<string>();
+  const exempt = excludedServices(options.exclude);
+  const excludedRoute = routeOfServices(exempt);
   const cleanupJob = tokenMethodEnabled
     ? new TokenCleanupJob({
         repository,
@@ -120,10 +130,10 @@ export function createAuthComponents(options: AuthComponentsOptions): AuthCompon
     api,
     grpcAuth: { api, tokenMethodEnabled },
     httpRoutes,
-    httpGuards: required ? [createHttpAuthGuard(authenticator, checkedByRoute)] : [],
-    ...(required ? { grpcAuthenticator: new TokenGrpcAuthenticator(authenticator) } : {}),
+    httpGuards: required ? [createHttpAuthGuard(authenticator, checkedByRoute, excludedRoute)] : [],
+    ...(required ? { grpcAuthenticator: new TokenGrpcAuthenticator(authenticator, exempt) } : {}),
     scopeEvaluationRoutes: (routes) =>
-      required ? scopeEvaluationRoutes(routes, checkedByRoute) : [...routes],
+      required ? scopeEvaluationRoutes(routes, checkedByRoute, excludedRoute) : [...routes],
     authenticator,
     start: async () => {
       if (!tokenMethodEnabled) return;

@@ -10,6 +10,7 @@ import {
   startServerSpan,
   tracingActive,
 } from '../telemetry/tracing';
+import type { CorsHandler } from './cors';
 import { healthRoute } from './health-route';
 import { createExpressApp, runGuards, type ExpressMount } from './express-app';
 import { jsonText, sendJsonText, writeError } from './http-error';
@@ -58,6 +59,8 @@ export interface HttpDeps {
   readonly accessLog?: boolean;
   /** Per-request metrics (vexil_http_requests_total, latency). */
   readonly recorder?: HttpRecorder;
+  /** CORS (`cors.enabled`), applied in front of every route; absent: no CORS headers. */
+  readonly cors?: CorsHandler;
 }
 
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -85,6 +88,9 @@ const isJsonRoute = (route: HttpRoute): route is JsonRoute =>
 
 const nothingToFinish = (): void => undefined;
 
+/** The route name of a CORS preflight in the access line and metrics. */
+export const CORS_PREFLIGHT_ROUTE = '(cors preflight)';
+
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
@@ -106,7 +112,7 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
     routes: [
       healthRoute(deps.health),
       ...(deps.routes ?? []),
-      ...createManagementRoutes({ management: deps.management }),
+      ...createManagementRoutes({ management: deps.management, logger: deps.logger }),
     ],
     frontRoutes: fastRoutes,
     mounts: deps.mounts ?? [],
@@ -152,7 +158,23 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
     }
   };
 
-  if (!tracing) return dispatch;
+  const cors = deps.cors;
+  const route: typeof dispatch =
+    cors === undefined
+      ? dispatch
+      : (req, res, trace) => {
+          if (cors.isPreflight(req)) {
+            const ctx = beginRequest(req, res, deps.ids, trace);
+            ctx.route = CORS_PREFLIGHT_ROUTE;
+            logAccess(res);
+            cors.preflight(req, res);
+            return;
+          }
+          cors.actual(req, res);
+          dispatch(req, res, trace);
+        };
+
+  if (!tracing) return route;
   // With tracing on, the sampler decides first (the caller's traceparent, else the ratio). A
   // traced request runs inside its server span, so evaluation and storage spans become its
   // children; one that is not traced is served exactly as without tracing.
@@ -165,11 +187,11 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
     );
     if (server === undefined) {
       const traceId = callerTraceId(req.headers['traceparent']);
-      dispatch(req, res, traceId === undefined ? undefined : { callerTraceId: traceId });
+      route(req, res, traceId === undefined ? undefined : { callerTraceId: traceId });
       return;
     }
     const trace: RequestTrace = { span: server.span, context: server.context };
-    runInContext(server.context, () => dispatch(req, res, trace));
+    runInContext(server.context, () => route(req, res, trace));
   };
 }
 

@@ -1,4 +1,10 @@
-export { createHttpHandler, type HttpDeps, type HttpHandler } from './http-handler';
+export {
+  createHttpHandler,
+  CORS_PREFLIGHT_ROUTE,
+  type HttpDeps,
+  type HttpHandler,
+} from './http-handler';
+export { createCors, type CorsHandler, type CorsOptions } from './cors';
 export {
   createExpressApp,
   createRouter,

@@ -82,24 +82,60 @@ function localAddress(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/**
+ * GET over HTTPS without checking the certificate: for the local health check only, whose
+ * certificate names the server's public host rather than the loopback address, and which
+ * sends no secret.
+ */
+async function unverifiedGet(target: string): Promise<{ status: number; text: string }> {
+  const { get } = await import('node:https');
+  return new Promise((resolve, reject) => {
+    const req = get(target, { rejectUnauthorized: false, timeout: 3000 }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+  });
+}
+
 /** Asks a running server for /health; resolves when it is SERVING, throws otherwise. */
 async function health(context: CliContext, url: string | undefined): Promise<void> {
   let target = url;
+  let local = false;
   if (target === undefined) {
     const { server } = context.loadConfig();
-    target = `http://${localAddress(server.host)}:${server.http_port}/health`;
+    local = server.protocol === 'https';
+    target = local
+      ? `https://${localAddress(server.host)}:${server.https_port}/health`
+      : `http://${localAddress(server.host)}:${server.http_port}/health`;
   }
-  let res: Response;
+  let answer: { status: number; text: string };
   try {
-    res = await fetch(target, { signal: AbortSignal.timeout(3000) });
+    if (local) answer = await unverifiedGet(target);
+    else {
+      const res = await fetch(target, { signal: AbortSignal.timeout(3000) });
+      answer = { status: res.status, text: await res.text() };
+    }
   } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new Error(`${target}: ${cause?.code ?? cause?.message ?? (err as Error).message}`, {
+    const cause = ((err as { cause?: unknown }).cause ?? err) as {
+      code?: string;
+      message?: string;
+    };
+    throw new Error(`${target}: ${cause.code ?? cause.message ?? (err as Error).message}`, {
       cause: err,
     });
   }
-  const body = (await res.json().catch(() => ({}))) as { status?: string; detail?: string };
-  const status = body.status ?? `HTTP ${res.status}`;
+  let body: { status?: string; detail?: string } = {};
+  try {
+    body = JSON.parse(answer.text) as typeof body;
+  } catch {
+    // Not JSON: the HTTP status is reported instead.
+  }
+  const status = body.status ?? `HTTP ${answer.status}`;
   context.stdout.write(`${status}${body.detail ? `: ${body.detail}` : ''}\n`);
   if (status !== 'SERVING') throw new Error(`${target}: ${status}`);
 }
@@ -120,11 +156,21 @@ export const COMMANDS: readonly CommandDefinition[] = [
     program
       .command('config')
       .description('print the effective configuration (passwords masked) and exit')
-      .action(async () => {
-        const { redactedConfig } = await import('../config');
-        const { config, warnings } = context.loadConfigWithSources();
+      .option(
+        '--show-origin',
+        'print each value with where it came from (default, file, env VEXIL_*/FLIPT_*, flag)',
+      )
+      .action(async (options: { showOrigin?: boolean }) => {
+        const { describeOrigin, redactedConfig } = await import('../config');
+        const { config, warnings, origins } = context.loadConfigWithSources();
         for (const w of warnings) context.stderr.write(`vexil: configuration: ${w}\n`);
-        const printable = redactedConfig(config);
+        const printable: Record<string, unknown> = redactedConfig(config);
+        if (options.showOrigin === true) {
+          for (const [path, value] of Object.entries(printable)) {
+            const origin = origins.get(path) ?? { source: 'default' as const };
+            printable[path] = { value, from: describeOrigin(path, origin) };
+          }
+        }
         context.stdout.write(`${JSON.stringify(printable, null, 2)}\n`);
       }),
   (program, context) =>

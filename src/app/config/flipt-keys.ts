@@ -51,10 +51,6 @@ export const FLIPT_KEYS: ReadonlyMap<string, FliptKey> = new Map<string, FliptKe
   ['log.keys.level', unsupported()],
   ['log.keys.message', unsupported()],
 
-  ['cors.enabled', unsupported(undefined, isFalse)],
-  ['cors.allowed_origins', unsupported()],
-  ['cors.allowed_headers', unsupported()],
-
   ['cache.enabled', renamed('caching.enabled')],
   ['cache.backend', renamed('caching.backend')],
   ['cache.ttl', renamed('caching.ttl')],
@@ -81,10 +77,6 @@ export const FLIPT_KEYS: ReadonlyMap<string, FliptKey> = new Map<string, FliptKe
   ['cache.redis.conn_max_idle_time', unsupported(undefined, isZero)],
   ['cache.redis.net_timeout', unsupported(undefined, isZero)],
 
-  ['server.protocol', unsupported('TLS is not supported yet', isOneOf('http'))],
-  ['server.https_port', unsupported()],
-  ['server.cert_file', unsupported(undefined, isZero)],
-  ['server.cert_key', unsupported(undefined, isZero)],
   ['server.grpc_conn_max_idle_time', unsupported(undefined, isZero)],
   ['server.grpc_conn_max_age', unsupported(undefined, isZero)],
   ['server.grpc_conn_max_age_grace', unsupported(undefined, isZero)],
@@ -112,9 +104,6 @@ export const FLIPT_KEYS: ReadonlyMap<string, FliptKey> = new Map<string, FliptKe
     ),
   ],
 
-  ['authentication.exclude.management', unsupported(undefined, isFalse)],
-  ['authentication.exclude.evaluation', unsupported(undefined, isFalse)],
-  ['authentication.exclude.ofrep', unsupported(undefined, isFalse)],
   // Deprecated in Flipt, where it has no effect either.
   ['authentication.exclude.metadata', unsupported(undefined, always)],
   ['authentication.methods.token.bootstrap.metadata', unsupported()],

@@ -130,6 +130,13 @@ export function loadConfigWithSources(sources: ConfigSources = {}): LoadedConfig
     throw new ConfigError(firstProblem((e as Error).message));
   }
   const config = conv.getProperties() as unknown as VexilConfig;
+  if (config.server.protocol === 'https') {
+    for (const key of ['cert_file', 'cert_key'] as const) {
+      if (config.server[key] === '') {
+        throw new ConfigError(`server.${key}: required when server.protocol is https`);
+      }
+    }
+  }
   if (origins.get('db.url')?.source === 'default') {
     const from = SPLIT_DATABASE_KEYS.filter((k) => origins.get(k)?.source !== 'default');
     if (from.length > 0) {
@@ -169,6 +176,22 @@ export function redactedConfig(config: VexilConfig): Record<string, unknown> {
     else out[path] = '***';
   }
   return out;
+}
+
+/** Where a value came from, in words: `default`, `file f.yml (cache.ttl)`, `env FLIPT_CACHE_TTL`. */
+export function describeOrigin(path: string, origin: ConfigOrigin): string {
+  switch (origin.source) {
+    case 'default':
+      return 'default';
+    case 'file':
+      return `file ${origin.file}${origin.name === path ? '' : ` (${origin.name})`}`;
+    case 'env':
+      return `env ${origin.name}`;
+    case 'flag':
+      return `flag ${origin.name}`;
+    case 'derived':
+      return `derived from ${origin.from.join(', ')}`;
+  }
 }
 
 /**

@@ -72,6 +72,18 @@ convict.addFormat({
 });
 
 convict.addFormat({
+  name: 'string-list',
+  validate(value: unknown) {
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+      throw new Error('must be a list of strings');
+    }
+  },
+  // From the environment (or a single string in a file): split on whitespace, as Flipt does, and commas.
+  coerce: (value: unknown) =>
+    typeof value === 'string' ? value.split(/[\s,]+/).filter((v) => v !== '') : value,
+});
+
+convict.addFormat({
   name: 'string-map',
   validate(value: unknown) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -106,6 +118,26 @@ const schemaDefinition = {
       doc: 'gRPC port (0: an ephemeral port, logged at start).',
       format: 'port',
       default: 9000,
+    },
+    protocol: {
+      doc: 'http, or https: TLS on both listeners with server.cert_file and server.cert_key, HTTP on server.https_port.',
+      format: ['http', 'https'],
+      default: 'http',
+    },
+    https_port: {
+      doc: 'HTTPS port, used instead of server.http_port when server.protocol is https.',
+      format: 'port',
+      default: 443,
+    },
+    cert_file: {
+      doc: 'With https: PEM file of the certificate (and its chain).',
+      format: String,
+      default: '',
+    },
+    cert_key: {
+      doc: 'With https: PEM file of the private key.',
+      format: String,
+      default: '',
     },
     mode: {
       doc: 'read-write, or read-only for an evaluation tier (writes are refused).',
@@ -248,6 +280,23 @@ const schemaDefinition = {
       format: 'bool',
       default: false,
     },
+    exclude: {
+      management: {
+        doc: 'With required: the management API (/api/v1, gRPC flipt.Flipt, legacy evaluation included) needs no token.',
+        format: 'bool',
+        default: false,
+      },
+      evaluation: {
+        doc: 'With required: evaluation (/evaluate/v1, the client snapshot, their gRPC services) needs no token.',
+        format: 'bool',
+        default: false,
+      },
+      ofrep: {
+        doc: "With required: OFREP needs no token (accepted for Flipt's files; Vexil does not serve OFREP).",
+        format: 'bool',
+        default: false,
+      },
+    },
     methods: {
       token: {
         enabled: {
@@ -281,6 +330,33 @@ const schemaDefinition = {
           },
         },
       },
+    },
+  },
+  cors: {
+    enabled: {
+      doc: 'Answer cross-origin requests from browsers (CORS), on every route.',
+      format: 'bool',
+      default: false,
+    },
+    allowed_origins: {
+      doc: 'Origins allowed (* for any; one * inside an origin matches any text, https://*.example.com).',
+      format: 'string-list',
+      default: ['*'] as string[],
+    },
+    allowed_headers: {
+      doc: 'Request headers a cross-origin request may carry (* for any).',
+      format: 'string-list',
+      default: [
+        'Accept',
+        'Authorization',
+        'Content-Type',
+        'X-CSRF-Token',
+        'X-Fern-Language',
+        'X-Fern-SDK-Name',
+        'X-Fern-SDK-Version',
+        'X-Flipt-Namespace',
+        'X-Flipt-Accept-Server-Version',
+      ] as string[],
     },
   },
   log: {

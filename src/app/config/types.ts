@@ -4,6 +4,10 @@ export interface VexilConfig {
     host: string;
     http_port: number;
     grpc_port: number;
+    protocol: 'http' | 'https';
+    https_port: number;
+    cert_file: string;
+    cert_key: string;
     mode: 'read-write' | 'read-only';
     shutdown_timeout: number;
     max_body_bytes: number;
@@ -40,8 +44,10 @@ export interface VexilConfig {
     };
   };
   evaluation: { max_batch_size: number; snapshot_max_bytes: number };
+  cors: { enabled: boolean; allowed_origins: string[]; allowed_headers: string[] };
   authentication: {
     required: boolean;
+    exclude: { management: boolean; evaluation: boolean; ofrep: boolean };
     methods: {
       token: {
         enabled: boolean;

@@ -24,6 +24,29 @@ export function isAuthenticationExempt(service: string): boolean {
   return AUTH_EXEMPT_SERVICES.has(service);
 }
 
+/** `authentication.exclude.*`: groups of services that need no token even when one is required. */
+export interface AuthenticationExclusions {
+  readonly management?: boolean;
+  readonly evaluation?: boolean;
+  readonly ofrep?: boolean;
+}
+
+/**
+ * The services a configuration exempts, as Flipt groups them (reference §6.1): management is
+ * the whole flipt.Flipt service (legacy evaluation included); evaluation is the evaluation
+ * service and the client snapshot's DataService.
+ */
+export function excludedServices(exclude: AuthenticationExclusions = {}): ReadonlySet<string> {
+  const services = new Set<string>();
+  if (exclude.management === true) services.add('flipt.Flipt');
+  if (exclude.evaluation === true) {
+    services.add('flipt.evaluation.EvaluationService');
+    services.add('flipt.evaluation.DataService');
+  }
+  if (exclude.ofrep === true) services.add('flipt.ofrep.OFREPService');
+  return services;
+}
+
 const NAMESPACE_KEYED = new Set([
   'GetNamespace',
   'CreateNamespace',

@@ -41,8 +41,20 @@ describe("Flipt's configuration", () => {
       sampling_ratio: 0.5,
       otlp: { endpoint: 'http://collector:4318', headers: { 'api-key': 'abc' } },
     });
+    expect(config.server).toMatchObject({
+      protocol: 'http',
+      https_port: 8443,
+      cert_file: '',
+      cert_key: '',
+    });
+    expect(config.cors).toEqual({
+      enabled: false,
+      allowed_origins: ['*'],
+      allowed_headers: ['Accept', 'Authorization'],
+    });
     expect(config.authentication).toEqual({
       required: true,
+      exclude: { management: false, evaluation: false, ofrep: false },
       methods: {
         token: {
           enabled: true,
@@ -75,15 +87,12 @@ describe("Flipt's configuration", () => {
       'ui.default_theme',
       'ui.topbar.color',
       'ui.topbar.label',
-      'cors.allowed_origins',
-      'cors.allowed_headers',
       'cache.memory.eviction_interval',
       'cache.redis.username',
       'cache.redis.pool_size',
       'cache.redis.min_idle_conn',
       'cache.redis.conn_max_idle_time',
       'cache.redis.net_timeout',
-      'server.https_port',
       'metrics.otlp.endpoint',
       'metrics.otlp.headers.x',
       'tracing.jaeger.host',
@@ -140,6 +149,64 @@ describe("Flipt's configuration", () => {
       'meta.telemetry_enabled (true) is a Flipt setting Vexil does not support; ignored: Vexil sends no telemetry',
       'storage.type ("git") is a Flipt setting Vexil does not support; ignored: Vexil stores configuration in a database',
     ]);
+  });
+
+  it("honours TLS, CORS and authentication exclusions under Flipt's names, files and FLIPT_* alike", () => {
+    const { config, warnings, origins } = loadConfigWithSources({
+      file: file(
+        'serve.yml',
+        'server:\n  protocol: https\n  https_port: 8443\n  cert_file: /tls/cert.pem\n' +
+          '  cert_key: /tls/key.pem\ncors:\n  enabled: true\n  allowed_origins: "https://app.example"\n' +
+          'authentication:\n  required: true\n  exclude:\n    evaluation: true\n    ofrep: true\n',
+      ),
+      env: {
+        FLIPT_CORS_ALLOWED_HEADERS: 'Accept  Content-Type\tX-Flipt-Namespace',
+        FLIPT_AUTHENTICATION_EXCLUDE_MANAGEMENT: '1',
+        VEXIL_CORS_ALLOWED_ORIGINS: 'https://a.example,https://b.example',
+      },
+    });
+    expect(warnings).toEqual([]);
+    expect(config.server).toMatchObject({
+      protocol: 'https',
+      https_port: 8443,
+      cert_file: '/tls/cert.pem',
+      cert_key: '/tls/key.pem',
+    });
+    expect(config.cors).toEqual({
+      enabled: true,
+      allowed_origins: ['https://a.example', 'https://b.example'],
+      allowed_headers: ['Accept', 'Content-Type', 'X-Flipt-Namespace'],
+    });
+    expect(config.authentication.exclude).toEqual({
+      management: true,
+      evaluation: true,
+      ofrep: true,
+    });
+    expect(origins.get('cors.allowed_headers')).toEqual({
+      source: 'env',
+      name: 'FLIPT_CORS_ALLOWED_HEADERS',
+    });
+    expect(origins.get('cors.allowed_origins')).toEqual({
+      source: 'env',
+      name: 'VEXIL_CORS_ALLOWED_ORIGINS',
+    });
+  });
+
+  it('a single origin written as a string is a list of one', () => {
+    const { config } = loadConfigWithSources({
+      file: file('cors.yml', 'cors:\n  allowed_origins: "https://app.example"\n'),
+      env: {},
+    });
+    expect(config.cors.allowed_origins).toEqual(['https://app.example']);
+  });
+
+  it.each([
+    ['cert_file', 'server:\n  protocol: https\n  cert_key: /k.pem\n'],
+    ['cert_key', 'server:\n  protocol: https\n  cert_file: /c.pem\n'],
+  ])('https without server.%s stops start-up naming it', (key, text) => {
+    expect(() => loadConfigWithSources({ file: file(`https-${key}.yml`, text), env: {} })).toThrow(
+      new ConfigError(`server.${key}: required when server.protocol is https`),
+    );
   });
 
   it("Vexil's own name wins over Flipt's in the same file", () => {

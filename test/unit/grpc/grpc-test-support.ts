@@ -101,14 +101,18 @@ export function sequentialIds(): IdGenerator {
 type AnyClient = grpc.Client & Record<string, (...args: unknown[]) => unknown>;
 
 /** A client for one service of Vexil's protos. */
-export function clientFor(service: string, port: number): AnyClient {
+export function clientFor(
+  service: string,
+  port: number,
+  credentials: grpc.ChannelCredentials = grpc.credentials.createInsecure(),
+): AnyClient {
   const pkg = grpc.loadPackageDefinition(loadProtoDefinitions());
   const ctor = service
     .split('.')
     .reduce<unknown>((o, part) => (o as Record<string, unknown>)[part], pkg) as
     grpc.ServiceClientConstructor | undefined;
   if (!ctor) throw new Error(`no client for ${service}`);
-  return new ctor(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as AnyClient;
+  return new ctor(`127.0.0.1:${port}`, credentials) as unknown as AnyClient;
 }
 
 /** Promise form of a unary call; rejects with the grpc ServiceError. */
