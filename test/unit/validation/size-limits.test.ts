@@ -1,17 +1,6 @@
-import { InvalidArgumentError } from '../../../src/domain/errors';
 import type { CreateConstraintRequest } from '../../../src/domain/model';
 import * as v from '../../../src/domain/validation';
-
-/** The message a check fails with, or 'ok'. */
-function outcome(check: () => unknown): string {
-  try {
-    check();
-    return 'ok';
-  } catch (err) {
-    expect(err).toBeInstanceOf(InvalidArgumentError);
-    return (err as Error).message;
-  }
-}
+import { outcome } from './fixtures';
 
 const ns = { key: 'n', name: 'N', description: '' };
 const flag = {
