@@ -34,7 +34,7 @@ import {
 } from './listeners';
 import { describeListenError } from './listen-errors';
 import { packagedAssets } from './packaged';
-import { MissingDatabaseError } from '../adapters/storage/typeorm/storage-errors';
+import { UnusableDatabaseError } from '../adapters/storage/typeorm/storage-errors';
 import { HealthState } from './health-state';
 import { retryWithBackoff } from './retry';
 import { readOnly } from './read-only';
@@ -248,7 +248,7 @@ export async function startVexil({
     initialDelayMs: 250,
     maxDelayMs: config.db.connect_retry_max_backoff,
     signal: starting.signal,
-    isPermanent: (err) => err instanceof MissingDatabaseError,
+    isPermanent: (err) => err instanceof UnusableDatabaseError,
     onFailure: (err, attempt, nextDelayMs) => {
       const reason = err instanceof Error ? err.message : String(err);
       health.set('NOT_SERVING', `database unreachable: ${reason}`);
@@ -337,7 +337,7 @@ export async function startVexil({
     if (!starting.signal.aborted) {
       health.set('NOT_SERVING', 'start-up failed');
       // A known cause is said in one line; anything else comes with its stack.
-      if (err instanceof MissingDatabaseError) logger.error(`start-up failed: ${err.message}`);
+      if (err instanceof UnusableDatabaseError) logger.error(`start-up failed: ${err.message}`);
       else logger.error('start-up failed', { error: err });
     }
   });

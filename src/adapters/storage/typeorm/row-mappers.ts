@@ -20,6 +20,7 @@ import {
   type Timestamp,
   type Variant,
 } from '../../../domain/model';
+import { compactJson } from '../../../domain/validation';
 import type { SqlDialect } from './sql-dialect';
 
 /*
@@ -56,6 +57,17 @@ const str = (v: unknown): string => (v === null || v === undefined ? '' : String
 /** JSON column text (pg may hand a parsed value if its raw parser is bypassed). */
 const jsonText = (v: unknown): string | undefined =>
   v === null || v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v);
+
+/*
+ * Vexil stores attachments compacted; a database adopted from Flipt may hold them as JSONB
+ * text (`{"a": 1}`), which Flipt compacts when it reads them, and so does this.
+ */
+const LOOSE_JSON = /[\s]/;
+const attachmentText = (v: unknown): string => {
+  const text = jsonText(v);
+  if (text === undefined) return '';
+  return LOOSE_JSON.test(text) ? (compactJson(text) ?? text) : text;
+};
 
 /** A timestamp already in the domain form (SQLite stores it so): it can be used as it is. */
 const CANONICAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -126,7 +138,7 @@ export class RowMapper {
       key: str(r['key']),
       name: str(r['name']),
       description: str(r['description']),
-      attachment: jsonText(r['attachment']) ?? '',
+      attachment: attachmentText(r['attachment']),
       createdAt,
       updatedAt: this.updatedAt(r, createdAt),
     };

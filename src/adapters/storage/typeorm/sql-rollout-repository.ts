@@ -49,7 +49,7 @@ export async function assembleRollouts(
       `SELECT ref.rollout_segment_id, ref.segment_key FROM rollout_segment_references ref
        JOIN rollout_segments s ON s.id = ref.rollout_segment_id
        JOIN rollouts r ON r.id = s.rollout_id
-       WHERE ${scope.where} ORDER BY ref.rollout_segment_id, ref.position`,
+       WHERE ${scope.where} ORDER BY ref.rollout_segment_id, ref.position, ref.segment_key`,
       scope.params,
     ),
     'rollout_segment_id',

@@ -31,7 +31,7 @@ export async function assembleRules(
   const segments = groupBy(
     await tx.all(
       `SELECT rs.rule_id, rs.segment_key FROM rule_segments rs JOIN rules r ON r.id = rs.rule_id
-       WHERE ${scope.where} ORDER BY rs.rule_id, rs.position`,
+       WHERE ${scope.where} ORDER BY rs.rule_id, rs.position, rs.segment_key`,
       scope.params,
     ),
     'rule_id',

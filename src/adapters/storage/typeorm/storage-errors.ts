@@ -81,11 +81,14 @@ export function isMissingDatabase(err: unknown): boolean {
   return code === '3D000' || code === 'ER_BAD_DB_ERROR' || errnoOf(err) === 1049;
 }
 
+/** The database is reached but cannot be used as it is: start-up does not retry it. */
+export class UnusableDatabaseError extends Error {}
+
 /**
  * Start-up found no database of the configured name. Waiting does not make one appear, so it
  * is not retried: the message says to create it.
  */
-export class MissingDatabaseError extends Error {
+export class MissingDatabaseError extends UnusableDatabaseError {
   constructor(
     dialect: Exclude<DatabaseDialect, 'sqlite'>,
     host: string,
@@ -99,6 +102,14 @@ export class MissingDatabaseError extends Error {
         'Vexil creates the tables, not the database',
     );
     this.name = 'MissingDatabaseError';
+  }
+}
+
+/** A Flipt database that Vexil cannot take over as it is (migrations dirty or unfinished). */
+export class FliptSchemaError extends UnusableDatabaseError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FliptSchemaError';
   }
 }
 

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { adoptFliptSchema, refuseOnFliptSchema } from './adopt-flipt-schema';
 import { POSTGRES_DROP, postgresSchema, seedDefaultNamespace } from './postgres-initial-schema';
 
 /**
@@ -9,6 +10,7 @@ export class CockroachdbInitialSchema1732147200000 implements MigrationInterface
   readonly name = 'InitialSchema1732147200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    if (await adoptFliptSchema(queryRunner, 'cockroachdb')) return;
     for (const statement of postgresSchema('TEXT')) {
       await queryRunner.query(statement);
     }
@@ -20,6 +22,7 @@ export class CockroachdbInitialSchema1732147200000 implements MigrationInterface
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await refuseOnFliptSchema(queryRunner, 'cockroachdb');
     await queryRunner.query(
       'ALTER TABLE flags DROP CONSTRAINT IF EXISTS flags_default_variant_id_fkey',
     );

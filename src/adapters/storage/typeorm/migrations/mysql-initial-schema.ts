@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { adoptFliptSchema, refuseOnFliptSchema } from './adopt-flipt-schema';
 import { DEFAULT_NAMESPACE, seedTimestamp } from './seed-timestamp';
 
 const TS = 'DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)';
@@ -213,6 +214,7 @@ export class MysqlInitialSchema1732147200000 implements MigrationInterface {
   readonly name = 'InitialSchema1732147200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    if (await adoptFliptSchema(queryRunner, 'mysql')) return;
     for (const statement of STATEMENTS) {
       await queryRunner.query(statement);
     }
@@ -225,6 +227,7 @@ export class MysqlInitialSchema1732147200000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await refuseOnFliptSchema(queryRunner, 'mysql');
     await queryRunner.query('SET FOREIGN_KEY_CHECKS = 0');
     try {
       for (const table of DROP) {

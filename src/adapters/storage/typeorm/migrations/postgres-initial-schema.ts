@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { adoptFliptSchema, refuseOnFliptSchema } from './adopt-flipt-schema';
 import { DEFAULT_NAMESPACE, seedTimestamp } from './seed-timestamp';
 
 const TS = `TIMESTAMP(6) NOT NULL DEFAULT (now() AT TIME ZONE 'utc')`;
@@ -204,6 +205,7 @@ export class PostgresInitialSchema1732147200000 implements MigrationInterface {
   readonly name = 'InitialSchema1732147200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    if (await adoptFliptSchema(queryRunner, 'postgres')) return;
     for (const statement of postgresSchema('JSON')) {
       await queryRunner.query(statement);
     }
@@ -215,6 +217,7 @@ export class PostgresInitialSchema1732147200000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await refuseOnFliptSchema(queryRunner, 'postgres');
     await queryRunner.query(
       'ALTER TABLE flags DROP CONSTRAINT IF EXISTS flags_default_variant_id_fkey',
     );

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { adoptFliptSchema, refuseOnFliptSchema } from './adopt-flipt-schema';
 import { DEFAULT_NAMESPACE, seedTimestamp } from './seed-timestamp';
 
 // Timestamps are TEXT in the domain format, which sorts chronologically.
@@ -183,6 +184,7 @@ export class SqliteInitialSchema1732147200000 implements MigrationInterface {
   readonly name = 'InitialSchema1732147200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    if (await adoptFliptSchema(queryRunner, 'sqlite')) return;
     for (const statement of STATEMENTS) {
       await queryRunner.query(statement);
     }
@@ -195,6 +197,7 @@ export class SqliteInitialSchema1732147200000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await refuseOnFliptSchema(queryRunner, 'sqlite');
     for (const table of DROP) {
       await queryRunner.query(`DROP TABLE IF EXISTS ${table}`);
     }
