@@ -142,7 +142,7 @@ describe.each(backends)('import and export: %s', (_name, open) => {
       expect(await exportText(fresh.storage, 'all', encoding)).toBe(once);
     }
     const yaml = await exportText(a, ['team']);
-    expect(yaml).toContain('value: 2024-01-02T01:04:05Z');
+    expect(yaml).toContain('value: "2024-01-02T01:04:05Z"');
     expect(yaml).toContain('operator: gt');
     expect(yaml).toContain('description: numbers');
   });

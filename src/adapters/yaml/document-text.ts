@@ -35,8 +35,15 @@ export function parseDocumentStream(text: string, encoding: DocumentEncoding): P
  * YAML reader takes them.
  */
 // js-yaml exports its built-in types; its type declarations leave them out.
-const { merge } = (yaml as unknown as { types: { merge: yaml.Type } }).types;
+const { merge, timestamp } = (
+  yaml as unknown as { types: Record<'merge' | 'timestamp', yaml.Type> }
+).types;
 const SCHEMA = yaml.CORE_SCHEMA.extend({ implicit: [merge] });
+/*
+ * Writing knows timestamps only to quote them: Flipt's Go YAML encoder resolves a plain
+ * `2024-01-02T03:04:05Z` as a timestamp and so writes a string of that form in double quotes.
+ */
+const DUMP_SCHEMA = yaml.CORE_SCHEMA.extend({ implicit: [merge, timestamp] });
 
 /** The stream position of a document-start line (`---`) before `offset`, counted. */
 function documentAt(text: string, offset: number): number {
@@ -151,7 +158,7 @@ export function formatDocumentStream(
   return values
     .map((v) =>
       yaml.dump(v, {
-        schema: SCHEMA,
+        schema: DUMP_SCHEMA,
         indent: 2,
         lineWidth: -1,
         noRefs: true,
