@@ -9,6 +9,7 @@ import type { Logger, Storage, TokenRepository } from '../ports';
 import { createAuthComponents } from '../adapters/auth';
 import { RandomIdGenerator, SystemClock } from '../adapters/system';
 import { createCors, createHttpHandler } from '../adapters/http';
+import { HttpDrain } from '../adapters/http/http-drain';
 import { bindGrpcServer, createGrpcServer, shutdownGrpcServer } from '../adapters/grpc/server';
 import { createEvaluationRoutes } from '../adapters/http/evaluation';
 import { publicConfig, type VexilConfig } from './config';
@@ -24,14 +25,7 @@ import {
 } from '../adapters/http';
 import type { ExpressMount } from '../adapters/http/express-app';
 import { Deferred } from './deferred';
-import {
-  closeHttp,
-  createHttpListener,
-  grpcCredentials,
-  httpPortOf,
-  listen,
-  readTlsFiles,
-} from './listeners';
+import { createHttpListener, grpcCredentials, httpPortOf, listen, readTlsFiles } from './listeners';
 import { describeListenError } from './listen-errors';
 import { packagedAssets } from './packaged';
 import { UnusableDatabaseError } from '../adapters/storage/typeorm/storage-errors';
@@ -51,7 +45,10 @@ export interface VexilServer {
   readonly grpcPort: number;
   /** Resolves once storage is reached and the instance serves. */
   readonly ready: Promise<void>;
-  /** Graceful stop: NOT_SERVING, stop accepting, drain (bounded), close storage. */
+  /**
+   * Graceful stop: NOT_SERVING at once, keep serving for the drain period, then stop accepting,
+   * let in-flight requests finish (bounded), close storage.
+   */
   stop(): Promise<void>;
 }
 
@@ -133,56 +130,60 @@ export async function startVexil({
   const managementApi =
     config.server.mode === 'read-only' ? readOnly(management.proxy) : management.proxy;
 
+  const httpDrain = new HttpDrain();
   const httpServer = createHttpListener(
-    createHttpHandler({
-      management: managementApi,
-      health,
-      logger,
-      ids,
-      bodyLimitBytes: config.server.max_body_bytes,
-      fastRoutes: auth.scopeEvaluationRoutes(
-        createEvaluationRoutes({ evaluation: evaluation.proxy, logger, snapshotDocuments }),
-      ),
-      routes: [
-        ...metricsRoutes(metrics),
-        ...auth.httpRoutes,
-        copyFlagRoute(managementApi),
-        ...createSessionRoutes({
-          authenticator: auth.authenticator,
-          required: config.authentication.required,
-          readOnly: config.server.mode === 'read-only',
-          version,
-        }),
-        ...createMetaRoutes({
-          version,
-          authenticationRequired: config.authentication.required,
-          readOnly: config.server.mode === 'read-only',
-          config: () => publicConfig(config),
-        }),
-        ...createTransferRoutes({
-          transfer: transfer.proxy,
-          maxImportBytes: config.server.max_import_bytes,
-          readOnly: config.server.mode === 'read-only',
-        }),
-      ],
-      mounts: dashboardMounts(config, logger),
-      // Cookie sessions (the dashboard) must prove their writes are their own.
-      guards: config.authentication.required
-        ? [...auth.httpGuards, createCsrfGuard()]
-        : auth.httpGuards,
-      recorder: metrics.enabled ? metrics : undefined,
-      ...(config.cors.enabled
-        ? {
-            cors: createCors({
-              allowedOrigins: config.cors.allowed_origins,
-              allowedHeaders: config.cors.allowed_headers,
-            }),
-          }
-        : {}),
-      accessLog: config.log.level === 'debug' || config.log.level === 'info',
-    }),
+    httpDrain.wrap(
+      createHttpHandler({
+        management: managementApi,
+        health,
+        logger,
+        ids,
+        bodyLimitBytes: config.server.max_body_bytes,
+        fastRoutes: auth.scopeEvaluationRoutes(
+          createEvaluationRoutes({ evaluation: evaluation.proxy, logger, snapshotDocuments }),
+        ),
+        routes: [
+          ...metricsRoutes(metrics),
+          ...auth.httpRoutes,
+          copyFlagRoute(managementApi),
+          ...createSessionRoutes({
+            authenticator: auth.authenticator,
+            required: config.authentication.required,
+            readOnly: config.server.mode === 'read-only',
+            version,
+          }),
+          ...createMetaRoutes({
+            version,
+            authenticationRequired: config.authentication.required,
+            readOnly: config.server.mode === 'read-only',
+            config: () => publicConfig(config),
+          }),
+          ...createTransferRoutes({
+            transfer: transfer.proxy,
+            maxImportBytes: config.server.max_import_bytes,
+            readOnly: config.server.mode === 'read-only',
+          }),
+        ],
+        mounts: dashboardMounts(config, logger),
+        // Cookie sessions (the dashboard) must prove their writes are their own.
+        guards: config.authentication.required
+          ? [...auth.httpGuards, createCsrfGuard()]
+          : auth.httpGuards,
+        recorder: metrics.enabled ? metrics : undefined,
+        ...(config.cors.enabled
+          ? {
+              cors: createCors({
+                allowedOrigins: config.cors.allowed_origins,
+                allowedHeaders: config.cors.allowed_headers,
+              }),
+            }
+          : {}),
+        accessLog: config.log.level === 'debug' || config.log.level === 'info',
+      }),
+    ),
     tls,
   );
+  httpDrain.track(httpServer);
   const { host } = config.server;
   const httpListen = httpPortOf(config.server);
   const httpPort = await listen(httpServer, host, httpListen.port).catch((err: unknown) => {
@@ -244,6 +245,7 @@ export async function startVexil({
   let handle: Storage | undefined;
   let caching: CachingAdapters | undefined;
   let stopSnapshots: (() => void) | undefined;
+  let served = false;
   const ready = retryWithBackoff(openStorage, {
     initialDelayMs: 250,
     maxDelayMs: config.db.connect_retry_max_backoff,
@@ -329,6 +331,7 @@ export async function startVexil({
       return auth.start();
     })
     .then(() => {
+      served = true;
       health.set('SERVING');
       logger.info('serving', { database: handle?.description });
     });
@@ -345,10 +348,20 @@ export async function startVexil({
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
-      health.set('NOT_SERVING', 'shutting down');
+      health.shutDown('shutting down');
       starting.abort();
+      httpDrain.startDraining();
+      // An instance that never served has no traffic for a load balancer to move away.
+      const drainMs = served ? config.server.shutdown_drain : 0;
+      if (drainMs > 0) {
+        logger.info('draining: health is NOT_SERVING, still serving', { drainMs });
+        await new Promise((r) => setTimeout(r, drainMs));
+      }
       const timeout = config.server.shutdown_timeout;
-      await Promise.all([closeHttp(httpServer, timeout), shutdownGrpcServer(grpcServer, timeout)]);
+      await Promise.all([
+        httpDrain.close(httpServer, timeout),
+        shutdownGrpcServer(grpcServer, timeout),
+      ]);
       await ready.catch(() => undefined);
       stopSnapshots?.();
       await auth.stop().catch(() => undefined);

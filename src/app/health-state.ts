@@ -7,6 +7,7 @@ export class HealthState implements HealthReporter {
   private status: ServingStatus;
   private detail: HealthDetail | undefined;
   private readonly listeners = new Set<(s: HealthSnapshot) => void>();
+  private final = false;
 
   constructor(status: ServingStatus, detail?: HealthDetail) {
     this.status = status;
@@ -19,11 +20,20 @@ export class HealthState implements HealthReporter {
   }
 
   set(status: ServingStatus, detail?: HealthDetail): void {
-    if (status === this.status && detail === this.detail) return;
+    if (this.final || (status === this.status && detail === this.detail)) return;
     this.status = status;
     this.detail = detail;
     const next = this.current();
     for (const listener of this.listeners) listener(next);
+  }
+
+  /**
+   * NOT_SERVING for good: a shutting-down process must not turn SERVING again when start-up
+   * or a database reconnection completes during its drain.
+   */
+  shutDown(detail: string): void {
+    this.set('NOT_SERVING', detail);
+    this.final = true;
   }
 
   subscribe(listener: (s: HealthSnapshot) => void): () => void {

@@ -103,20 +103,3 @@ export function listen(server: HttpListener, host: string, port: number): Promis
     });
   });
 }
-
-/** Stops accepting, lets in-flight requests finish for up to `timeoutMs`, then cuts the rest. */
-export function closeHttp(server: HttpListener, timeoutMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    // Keep-alive connections become idle once their response is written: close them as
-    // they do, so the drain ends as soon as the last in-flight request is answered.
-    const sweeper = setInterval(() => server.closeIdleConnections(), 50);
-    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
-    timer.unref();
-    server.close(() => {
-      clearInterval(sweeper);
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
-}

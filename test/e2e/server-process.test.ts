@@ -206,11 +206,12 @@ describe('the vexil program', () => {
     }
   });
 
-  it('keeps retrying an unreachable database, NOT_SERVING meanwhile, without leaking its password', async () => {
+  it('keeps retrying an unreachable database, NOT_SERVING meanwhile, without leaking its password, and stops without a drain', async () => {
     const vexil = await startVexil(
       {
         VEXIL_DB_URL: 'postgres://vexil:hunter2@127.0.0.1:9/vexil',
         VEXIL_DB_CONNECT_RETRY_MAX_BACKOFF: '300ms',
+        VEXIL_SERVER_SHUTDOWN_DRAIN: '60s',
       },
       { waitForServing: false },
     );
@@ -236,7 +237,10 @@ describe('the vexil program', () => {
       expect(vexil.lines.join('\n')).not.toContain('hunter2');
       expect(vexil.child.exitCode).toBeNull();
     } finally {
+      const stopping = Date.now();
       expect(await vexil.stop()).toBe(0);
+      // It never served, so no load balancer sends it anything to drain.
+      expect(Date.now() - stopping).toBeLessThan(10_000);
     }
   });
 

@@ -73,6 +73,8 @@ export async function startVexil(
       VEXIL_SERVER_HTTP_PORT: '0',
       VEXIL_SERVER_GRPC_PORT: '0',
       VEXIL_LOG_ENCODING: 'json',
+      // Tests stop servers often and nothing balances their traffic: no drain unless asked.
+      VEXIL_SERVER_SHUTDOWN_DRAIN: '0s',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

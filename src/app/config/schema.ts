@@ -144,8 +144,13 @@ const schemaDefinition = {
       format: ['read-write', 'read-only'],
       default: 'read-write',
     },
+    shutdown_drain: {
+      doc: 'After SIGTERM/SIGINT, how long health answers NOT_SERVING while both listeners keep serving (every HTTP response then closes its connection), so load balancers stop sending before connections are refused. 0: stop accepting at once.',
+      format: 'duration',
+      default: parseDuration('5s'),
+    },
     shutdown_timeout: {
-      doc: 'How long in-flight requests may take to finish after SIGTERM/SIGINT.',
+      doc: 'Once the listeners stop accepting (after server.shutdown_drain), how long in-flight requests may take to finish before they are cut.',
       format: 'duration',
       default: parseDuration('15s'),
     },

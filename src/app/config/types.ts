@@ -9,6 +9,7 @@ export interface VexilConfig {
     cert_file: string;
     cert_key: string;
     mode: 'read-write' | 'read-only';
+    shutdown_drain: number;
     shutdown_timeout: number;
     max_body_bytes: number;
     max_import_bytes: number;

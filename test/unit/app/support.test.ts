@@ -34,6 +34,17 @@ describe('health state', () => {
     expect(h.current()).toEqual({ status: 'SERVING' });
     expect(seen).toEqual(['serving last known good snapshots for 0s', undefined]);
   });
+
+  it('stays NOT_SERVING once shut down, whatever is set afterwards', () => {
+    const h = new HealthState('SERVING');
+    const seen: string[] = [];
+    h.subscribe((s) => seen.push(s.status));
+    h.shutDown('shutting down');
+    h.set('SERVING');
+    h.set('SERVING', () => 'serving last known good snapshots for 3s');
+    expect(h.current()).toEqual({ status: 'NOT_SERVING', detail: 'shutting down' });
+    expect(seen).toEqual(['NOT_SERVING']);
+  });
 });
 
 describe('deferred service', () => {
