@@ -4,6 +4,7 @@ import { constraints as constraintsApi } from '../api/endpoints';
 import type { ComparisonType, Constraint } from '../api/types';
 import { ChipsInput } from '../components/chips-input';
 import { Dialog } from '../components/dialog';
+import { DialogActions, SelectField, TextField } from '../components/form-fields';
 import { useToast } from '../components/toast';
 import { Field } from '../components/ui';
 import { useSubmit } from '../forms';
@@ -92,58 +93,44 @@ export function ConstraintDialog({
     >
       <form className="form" onSubmit={submit} noValidate>
         <div className="row">
-          <Field label="Type" error={form.errors.type}>
-            {(a) => (
-              <select
-                {...a}
-                className="input"
-                value={type}
-                onChange={(e) => changeType(e.target.value as ComparisonType)}
-              >
-                {COMPARISON_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {TYPE_LABELS[t]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field
+          <SelectField
+            label="Type"
+            error={form.errors.type}
+            value={type}
+            onChange={(t) => changeType(t as ComparisonType)}
+          >
+            {COMPARISON_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {TYPE_LABELS[t]}
+              </option>
+            ))}
+          </SelectField>
+          <TextField
             label="Property"
+            mono
             error={form.errors.property}
             hint={
               type === 'ENTITY_ID_COMPARISON_TYPE'
                 ? 'Compares the entity id itself.'
                 : 'A key of the evaluation context.'
             }
+            value={property}
+            readOnly={type === 'ENTITY_ID_COMPARISON_TYPE'}
+            onChange={setProperty}
+            placeholder="plan"
+          />
+          <SelectField
+            label="Operator"
+            error={form.errors.operator}
+            value={operator}
+            onChange={setOperator}
           >
-            {(a) => (
-              <input
-                {...a}
-                className="input mono"
-                value={property}
-                readOnly={type === 'ENTITY_ID_COMPARISON_TYPE'}
-                onChange={(e) => setProperty(e.target.value)}
-                placeholder="plan"
-              />
-            )}
-          </Field>
-          <Field label="Operator" error={form.errors.operator}>
-            {(a) => (
-              <select
-                {...a}
-                className="input"
-                value={operator}
-                onChange={(e) => setOperator(e.target.value)}
-              >
-                {OPERATORS[type].map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+            {OPERATORS[type].map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </SelectField>
         </div>
         {input === 'none' ? null : input === 'list' ? (
           <Field
@@ -203,41 +190,22 @@ export function ConstraintDialog({
             }
           </Field>
         ) : (
-          <Field label="Value" error={form.errors.value}>
-            {(a) => (
-              <input
-                {...a}
-                className="input mono"
-                inputMode={input === 'number' ? 'decimal' : undefined}
-                value={value}
-                onChange={(e) => setValue(e.target.value)}
-              />
-            )}
-          </Field>
+          <TextField
+            label="Value"
+            mono
+            error={form.errors.value}
+            inputMode={input === 'number' ? 'decimal' : undefined}
+            value={value}
+            onChange={setValue}
+          />
         )}
-        <Field label="Description">
-          {(a) => (
-            <input
-              {...a}
-              className="input"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          )}
-        </Field>
-        {form.formError ? (
-          <p className="form-error" role="alert">
-            {form.formError}
-          </p>
-        ) : null}
-        <div className="dialog-foot">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn primary" disabled={form.busy}>
-            {form.busy ? 'Saving…' : constraint ? 'Save constraint' : 'Add constraint'}
-          </button>
-        </div>
+        <TextField label="Description" value={description} onChange={setDescription} />
+        <DialogActions
+          error={form.formError}
+          busy={form.busy}
+          submitLabel={constraint ? 'Save constraint' : 'Add constraint'}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

@@ -8,19 +8,13 @@ import {
 } from '../api/endpoints';
 import type { Flag, FlagType, Variant } from '../api/types';
 import { Dialog } from '../components/dialog';
+import { DialogActions, NameAndKeyFields, SelectField, TextField } from '../components/form-fields';
 import { JsonEditor } from '../components/json-editor';
 import { useToast } from '../components/toast';
 import { Field } from '../components/ui';
-import { useSubmit } from '../forms';
-import { keyError, keyFromName } from '../lib/keys';
+import { NAME_AND_KEY_FIELDS, useNameAndKey, useSubmit } from '../forms';
+import { keyError } from '../lib/keys';
 import { useSession } from '../session';
-
-const FLAG_FIELDS = {
-  key: 'key',
-  name: 'name',
-  '/is not unique/': 'key',
-  '/contains invalid characters/': 'key',
-};
 
 export function CreateFlagDialog({
   open,
@@ -34,18 +28,14 @@ export function CreateFlagDialog({
   const client = useQueryClient();
   const navigate = useNavigate();
   const toast = useToast();
-  const [name, setName] = useState('');
-  const [key, setKey] = useState('');
-  const [keyEdited, setKeyEdited] = useState(false);
+  const names = useNameAndKey();
   const [description, setDescription] = useState('');
   const [type, setType] = useState<FlagType>('BOOLEAN_FLAG_TYPE');
-  const form = useSubmit(FLAG_FIELDS);
+  const form = useSubmit(NAME_AND_KEY_FIELDS);
 
   const close = (next: boolean) => {
     if (!next) {
-      setName('');
-      setKey('');
-      setKeyEdited(false);
+      names.reset();
       setDescription('');
       setType('BOOLEAN_FLAG_TYPE');
       form.reset();
@@ -55,6 +45,7 @@ export function CreateFlagDialog({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const { key, name } = names;
     let created: Flag | undefined;
     const ok = await form.run(
       async () => {
@@ -115,60 +106,25 @@ export function CreateFlagDialog({
             </label>
           </div>
         </fieldset>
-        <Field label="Name" error={form.errors.name}>
-          {(a) => (
-            <input
-              {...a}
-              className="input"
-              value={name}
-              autoFocus
-              onChange={(e) => {
-                setName(e.target.value);
-                if (!keyEdited) setKey(keyFromName(e.target.value));
-              }}
-            />
-          )}
-        </Field>
-        <Field
-          label="Key"
-          error={form.errors.key}
-          hint="What applications ask for. Letters, digits, - _ , only; cannot change later."
-        >
-          {(a) => (
-            <input
-              {...a}
-              className="input mono"
-              value={key}
-              onChange={(e) => {
-                setKey(e.target.value);
-                setKeyEdited(true);
-              }}
-            />
-          )}
-        </Field>
-        <Field label="Description" error={form.errors.description}>
-          {(a) => (
-            <textarea
-              {...a}
-              className="input"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          )}
-        </Field>
-        {form.formError ? (
-          <p className="form-error" role="alert">
-            {form.formError}
-          </p>
-        ) : null}
-        <div className="dialog-foot">
-          <button type="button" className="btn" onClick={() => close(false)}>
-            Cancel
-          </button>
-          <button type="submit" className="btn primary" disabled={form.busy}>
-            {form.busy ? 'Creating…' : 'Create flag'}
-          </button>
-        </div>
+        <NameAndKeyFields
+          names={names}
+          errors={form.errors}
+          keyHint="What applications ask for. Letters, digits, - _ , only; cannot change later."
+        />
+        <TextField
+          label="Description"
+          multiline
+          error={form.errors.description}
+          value={description}
+          onChange={setDescription}
+        />
+        <DialogActions
+          error={form.formError}
+          busy={form.busy}
+          submitLabel="Create flag"
+          busyLabel="Creating…"
+          onCancel={() => close(false)}
+        />
       </form>
     </Dialog>
   );
@@ -232,38 +188,17 @@ export function VariantDialog({
     >
       <form className="form" onSubmit={submit} noValidate>
         <div className="row">
-          <Field label="Key" error={form.errors.key}>
-            {(a) => (
-              <input
-                {...a}
-                className="input mono"
-                value={key}
-                autoFocus
-                onChange={(e) => setKey(e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Name" error={form.errors.name}>
-            {(a) => (
-              <input
-                {...a}
-                className="input"
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-              />
-            )}
-          </Field>
+          <TextField
+            label="Key"
+            mono
+            error={form.errors.key}
+            autoFocus
+            value={key}
+            onChange={setKey}
+          />
+          <TextField label="Name" error={form.errors.name} value={name} onChange={setName} />
         </div>
-        <Field label="Description">
-          {(a) => (
-            <input
-              {...a}
-              className="input"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField label="Description" value={description} onChange={setDescription} />
         <Field
           label="Attachment (JSON)"
           error={form.errors.attachment}
@@ -280,19 +215,12 @@ export function VariantDialog({
             />
           )}
         </Field>
-        {form.formError ? (
-          <p className="form-error" role="alert">
-            {form.formError}
-          </p>
-        ) : null}
-        <div className="dialog-foot">
-          <button type="button" className="btn" onClick={() => onOpenChange(false)}>
-            Cancel
-          </button>
-          <button type="submit" className="btn primary" disabled={form.busy}>
-            {form.busy ? 'Saving…' : variant ? 'Save variant' : 'Add variant'}
-          </button>
-        </div>
+        <DialogActions
+          error={form.formError}
+          busy={form.busy}
+          submitLabel={variant ? 'Save variant' : 'Add variant'}
+          onCancel={() => onOpenChange(false)}
+        />
       </form>
     </Dialog>
   );
@@ -371,41 +299,31 @@ export function CopyFlagDialog({
       description="Copies the flag with its variants, rules and rollouts. Segments it uses are copied too when the other namespace lacks them. Nothing is written unless everything can be."
     >
       <form className="form" onSubmit={submit} noValidate>
-        <Field label="Target namespace" error={form.errors.target}>
-          {(a) => (
-            <select
-              {...a}
-              className="input"
-              value={target}
-              onChange={(e) => setTarget(e.target.value)}
-            >
-              <option value="">Choose…</option>
-              {targets.map((n) => (
-                <option key={n.key} value={n.key}>
-                  {n.name} ({n.key})
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="Target namespace"
+          error={form.errors.target}
+          value={target}
+          onChange={setTarget}
+        >
+          <option value="">Choose…</option>
+          {targets.map((n) => (
+            <option key={n.key} value={n.key}>
+              {n.name} ({n.key})
+            </option>
+          ))}
+        </SelectField>
         {list.isSuccess && targets.length === 0 ? (
           <p className="muted">
             There is no other namespace yet. Create one under Namespaces first.
           </p>
         ) : null}
-        {form.formError ? (
-          <p className="form-error" role="alert">
-            {form.formError}
-          </p>
-        ) : null}
-        <div className="dialog-foot">
-          <button type="button" className="btn" onClick={() => onOpenChange(false)}>
-            Cancel
-          </button>
-          <button type="submit" className="btn primary" disabled={form.busy}>
-            {form.busy ? 'Copying…' : 'Copy flag'}
-          </button>
-        </div>
+        <DialogActions
+          error={form.formError}
+          busy={form.busy}
+          submitLabel="Copy flag"
+          busyLabel="Copying…"
+          onCancel={() => onOpenChange(false)}
+        />
       </form>
     </Dialog>
   );

@@ -4,10 +4,11 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { flags as flagsApi, variants as variantsApi } from '../api/endpoints';
 import type { Flag, Variant } from '../api/types';
 import { ConfirmDialog } from '../components/dialog';
+import { SaveBar, SelectField, TextField } from '../components/form-fields';
 import { Icon } from '../components/icons';
 import { Switch } from '../components/switch';
 import { useToast } from '../components/toast';
-import { EmptyState, ErrorPanel, Field, LoadingRows, PageHead } from '../components/ui';
+import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
 import { useSubmit } from '../forms';
 import { messageOf } from '../lib/api-error';
 import { useNamespace } from '../namespace';
@@ -203,68 +204,38 @@ function FlagSettings({
         <h2 id="settings-h">Details</h2>
       </div>
       <form className="form card-body" onSubmit={submit} noValidate>
-        <Field label="Name" error={form.errors.name}>
-          {(a) => (
-            <input
-              {...a}
-              className="input"
-              value={name}
-              disabled={readOnly !== undefined}
-              onChange={(e) => setName(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Description">
-          {(a) => (
-            <textarea
-              {...a}
-              className="input"
-              value={description}
-              disabled={readOnly !== undefined}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Name"
+          error={form.errors.name}
+          value={name}
+          disabled={readOnly !== undefined}
+          onChange={setName}
+        />
+        <TextField
+          label="Description"
+          multiline
+          value={description}
+          disabled={readOnly !== undefined}
+          onChange={setDescription}
+        />
         {flag.type === 'VARIANT_FLAG_TYPE' ? (
-          <Field
+          <SelectField
             label="Default variant"
             error={form.errors.defaultVariant}
             hint="Returned when the flag is enabled and no rule matches."
+            value={defaultVariant}
+            disabled={readOnly !== undefined || flag.variants.length === 0}
+            onChange={setDefaultVariant}
           >
-            {(a) => (
-              <select
-                {...a}
-                className="input"
-                value={defaultVariant}
-                disabled={readOnly !== undefined || flag.variants.length === 0}
-                onChange={(e) => setDefaultVariant(e.target.value)}
-              >
-                <option value="">None</option>
-                {flag.variants.map((v) => (
-                  <option key={v.id} value={v.id}>
-                    {v.name ? `${v.name} (${v.key})` : v.key}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+            <option value="">None</option>
+            {flag.variants.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.name ? `${v.name} (${v.key})` : v.key}
+              </option>
+            ))}
+          </SelectField>
         ) : null}
-        {form.formError ? (
-          <p className="form-error" role="alert">
-            {form.formError}
-          </p>
-        ) : null}
-        <div className="btn-row">
-          <button
-            type="submit"
-            className="btn primary"
-            disabled={!dirty || form.busy || readOnly !== undefined}
-            title={readOnly}
-          >
-            {form.busy ? 'Saving…' : 'Save'}
-          </button>
-          {dirty ? <span className="muted">Unsaved changes</span> : null}
-        </div>
+        <SaveBar error={form.formError} busy={form.busy} dirty={dirty} readOnly={readOnly} />
       </form>
     </section>
   );

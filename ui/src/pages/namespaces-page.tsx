@@ -6,9 +6,10 @@ import type { Namespace } from '../api/types';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
-import { EmptyState, ErrorPanel, Field, LoadingRows, PageHead } from '../components/ui';
-import { useSubmit } from '../forms';
-import { keyError, keyFromName } from '../lib/keys';
+import { DialogActions, NameAndKeyFields, TextField } from '../components/form-fields';
+import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
+import { NAME_AND_KEY_FIELDS, useNameAndKey, useSubmit } from '../forms';
+import { keyError } from '../lib/keys';
 import { useReadOnly } from '../session';
 
 export function NamespacesPage() {
@@ -113,18 +114,12 @@ export function NamespacesPage() {
 function NamespaceDialog({ namespace, onClose }: { namespace?: Namespace; onClose: () => void }) {
   const client = useQueryClient();
   const toast = useToast();
-  const [name, setName] = useState(namespace?.name ?? '');
-  const [key, setKey] = useState(namespace?.key ?? '');
-  const [keyEdited, setKeyEdited] = useState(namespace !== undefined);
+  const names = useNameAndKey(namespace);
   const [description, setDescription] = useState(namespace?.description ?? '');
-  const form = useSubmit({
-    key: 'key',
-    name: 'name',
-    '/is not unique/': 'key',
-    '/invalid characters/': 'key',
-  });
+  const form = useSubmit(NAME_AND_KEY_FIELDS);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const { key, name } = names;
     const ok = await form.run(
       () =>
         namespace
@@ -148,61 +143,19 @@ function NamespaceDialog({ namespace, onClose }: { namespace?: Namespace; onClos
       title={namespace ? `Edit namespace ${namespace.key}` : 'New namespace'}
     >
       <form className="form" onSubmit={submit} noValidate>
-        <Field label="Name" error={form.errors.name}>
-          {(a) => (
-            <input
-              {...a}
-              className="input"
-              autoFocus
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-                if (!keyEdited) setKey(keyFromName(e.target.value));
-              }}
-            />
-          )}
-        </Field>
-        <Field
-          label="Key"
-          error={form.errors.key}
-          hint={namespace ? 'A namespace key cannot change.' : 'Letters, digits, - _ , only.'}
-        >
-          {(a) => (
-            <input
-              {...a}
-              className="input mono"
-              value={key}
-              readOnly={namespace !== undefined}
-              onChange={(e) => {
-                setKey(e.target.value);
-                setKeyEdited(true);
-              }}
-            />
-          )}
-        </Field>
-        <Field label="Description">
-          {(a) => (
-            <textarea
-              {...a}
-              className="input"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          )}
-        </Field>
-        {form.formError ? (
-          <p className="form-error" role="alert">
-            {form.formError}
-          </p>
-        ) : null}
-        <div className="dialog-foot">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn primary" disabled={form.busy}>
-            {form.busy ? 'Saving…' : namespace ? 'Save' : 'Create namespace'}
-          </button>
-        </div>
+        <NameAndKeyFields
+          names={names}
+          errors={form.errors}
+          keyHint={namespace ? 'A namespace key cannot change.' : 'Letters, digits, - _ , only.'}
+          keyLocked={namespace !== undefined}
+        />
+        <TextField label="Description" multiline value={description} onChange={setDescription} />
+        <DialogActions
+          error={form.formError}
+          busy={form.busy}
+          submitLabel={namespace ? 'Save' : 'Create namespace'}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

@@ -4,9 +4,10 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { segments as segmentsApi, constraints as constraintsApi } from '../api/endpoints';
 import type { Constraint, MatchType, Segment } from '../api/types';
 import { ConfirmDialog } from '../components/dialog';
+import { SaveBar, TextField } from '../components/form-fields';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
-import { EmptyState, ErrorPanel, Field, LoadingRows, PageHead } from '../components/ui';
+import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
 import { useSubmit } from '../forms';
 import { describeConstraint, TYPE_LABELS } from '../lib/constraints';
 import { useNamespace } from '../namespace';
@@ -132,45 +133,22 @@ function SegmentSettings({
         <h2 id="seg-settings-h">Details</h2>
       </div>
       <form className="form card-body" onSubmit={submit} noValidate>
-        <Field label="Name" error={form.errors.name}>
-          {(a) => (
-            <input
-              {...a}
-              className="input"
-              value={name}
-              disabled={ro}
-              onChange={(e) => setName(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Description">
-          {(a) => (
-            <textarea
-              {...a}
-              className="input"
-              value={description}
-              disabled={ro}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Name"
+          error={form.errors.name}
+          value={name}
+          disabled={ro}
+          onChange={setName}
+        />
+        <TextField
+          label="Description"
+          multiline
+          value={description}
+          disabled={ro}
+          onChange={setDescription}
+        />
         <MatchTypeChoice value={matchType} onChange={setMatchType} disabled={ro} />
-        {form.formError ? (
-          <p className="form-error" role="alert">
-            {form.formError}
-          </p>
-        ) : null}
-        <div className="btn-row">
-          <button
-            type="submit"
-            className="btn primary"
-            disabled={!dirty || form.busy || ro}
-            title={readOnly}
-          >
-            {form.busy ? 'Saving…' : 'Save'}
-          </button>
-          {dirty ? <span className="muted">Unsaved changes</span> : null}
-        </div>
+        <SaveBar error={form.formError} busy={form.busy} dirty={dirty} readOnly={readOnly} />
       </form>
     </section>
   );

@@ -4,11 +4,12 @@ import { Link, useNavigate } from 'react-router';
 import { segments as segmentsApi } from '../api/endpoints';
 import type { MatchType } from '../api/types';
 import { Dialog } from '../components/dialog';
+import { DialogActions, NameAndKeyFields, TextField } from '../components/form-fields';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
-import { EmptyState, ErrorPanel, Field, LoadingRows, PageHead } from '../components/ui';
-import { useSubmit } from '../forms';
-import { keyError, keyFromName } from '../lib/keys';
+import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
+import { NAME_AND_KEY_FIELDS, useNameAndKey, useSubmit } from '../forms';
+import { keyError } from '../lib/keys';
 import { relativeTime } from '../lib/datetime';
 import { searchWords } from '../lib/flag-list';
 import { useNamespace } from '../namespace';
@@ -145,23 +146,14 @@ function CreateSegmentDialog({
   const client = useQueryClient();
   const navigate = useNavigate();
   const toast = useToast();
-  const [name, setName] = useState('');
-  const [key, setKey] = useState('');
-  const [keyEdited, setKeyEdited] = useState(false);
+  const names = useNameAndKey();
   const [description, setDescription] = useState('');
   const [matchType, setMatchType] = useState<MatchType>('ALL_MATCH_TYPE');
-  const form = useSubmit({
-    key: 'key',
-    name: 'name',
-    '/is not unique/': 'key',
-    '/invalid characters/': 'key',
-  });
+  const form = useSubmit(NAME_AND_KEY_FIELDS);
 
   const close = (next: boolean) => {
     if (!next) {
-      setName('');
-      setKey('');
-      setKeyEdited(false);
+      names.reset();
       setDescription('');
       setMatchType('ALL_MATCH_TYPE');
       form.reset();
@@ -171,6 +163,7 @@ function CreateSegmentDialog({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const { key, name } = names;
     const ok = await form.run(
       () => segmentsApi.create(namespace, { key, name, description, matchType }),
       {
@@ -196,61 +189,20 @@ function CreateSegmentDialog({
       description={`In namespace ${namespace}.`}
     >
       <form className="form" onSubmit={submit} noValidate>
-        <Field label="Name" error={form.errors.name}>
-          {(a) => (
-            <input
-              {...a}
-              className="input"
-              autoFocus
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-                if (!keyEdited) setKey(keyFromName(e.target.value));
-              }}
-            />
-          )}
-        </Field>
-        <Field
-          label="Key"
-          error={form.errors.key}
-          hint="Letters, digits, - _ , only; cannot change later."
-        >
-          {(a) => (
-            <input
-              {...a}
-              className="input mono"
-              value={key}
-              onChange={(e) => {
-                setKey(e.target.value);
-                setKeyEdited(true);
-              }}
-            />
-          )}
-        </Field>
-        <Field label="Description">
-          {(a) => (
-            <textarea
-              {...a}
-              className="input"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          )}
-        </Field>
+        <NameAndKeyFields
+          names={names}
+          errors={form.errors}
+          keyHint="Letters, digits, - _ , only; cannot change later."
+        />
+        <TextField label="Description" multiline value={description} onChange={setDescription} />
         <MatchTypeChoice value={matchType} onChange={setMatchType} />
-        {form.formError ? (
-          <p className="form-error" role="alert">
-            {form.formError}
-          </p>
-        ) : null}
-        <div className="dialog-foot">
-          <button type="button" className="btn" onClick={() => close(false)}>
-            Cancel
-          </button>
-          <button type="submit" className="btn primary" disabled={form.busy}>
-            {form.busy ? 'Creating…' : 'Create segment'}
-          </button>
-        </div>
+        <DialogActions
+          error={form.formError}
+          busy={form.busy}
+          submitLabel="Create segment"
+          busyLabel="Creating…"
+          onCancel={() => close(false)}
+        />
       </form>
     </Dialog>
   );

@@ -4,9 +4,10 @@ import { namespaces as namespacesApi, tokens as tokensApi } from '../api/endpoin
 import type { Authentication } from '../api/types';
 import { CopyButton } from '../components/copy-button';
 import { ConfirmDialog, Dialog } from '../components/dialog';
+import { DialogActions, SelectField, TextField } from '../components/form-fields';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
-import { EmptyState, ErrorPanel, Field, LoadingRows, PageHead } from '../components/ui';
+import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
 import { useSubmit } from '../forms';
 import { fromLocalInput, relativeTime } from '../lib/datetime';
 import { useSession } from '../session';
@@ -202,76 +203,43 @@ function CreateTokenDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog open onOpenChange={(o) => !o && onClose()} title="New client token">
       <form className="form" onSubmit={submit} noValidate>
-        <Field label="Name" error={form.errors.name}>
-          {(a) => (
-            <input
-              {...a}
-              className="input"
-              autoFocus
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              placeholder="checkout-service"
-            />
-          )}
-        </Field>
-        <Field label="Description">
-          {(a) => (
-            <input
-              {...a}
-              className="input"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field
+        <TextField
+          label="Name"
+          error={form.errors.name}
+          autoFocus
+          value={name}
+          onChange={setName}
+          placeholder="checkout-service"
+        />
+        <TextField label="Description" value={description} onChange={setDescription} />
+        <SelectField
           label="Namespace"
           hint="A token scoped to one namespace can read and change only that namespace."
+          value={namespace}
+          onChange={setNamespace}
         >
-          {(a) => (
-            <select
-              {...a}
-              className="input"
-              value={namespace}
-              onChange={(e) => setNamespace(e.target.value)}
-            >
-              <option value="">All namespaces</option>
-              {(namespaces.data?.namespaces ?? []).map((n) => (
-                <option key={n.key} value={n.key}>
-                  {n.name} ({n.key})
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field
+          <option value="">All namespaces</option>
+          {(namespaces.data?.namespaces ?? []).map((n) => (
+            <option key={n.key} value={n.key}>
+              {n.name} ({n.key})
+            </option>
+          ))}
+        </SelectField>
+        <TextField
           label="Expires"
           error={form.errors.expires}
           hint="Leave empty for a token that never expires."
-        >
-          {(a) => (
-            <input
-              {...a}
-              className="input"
-              type="datetime-local"
-              value={expires}
-              onChange={(e) => setExpires(e.target.value)}
-            />
-          )}
-        </Field>
-        {form.formError ? (
-          <p className="form-error" role="alert">
-            {form.formError}
-          </p>
-        ) : null}
-        <div className="dialog-foot">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn primary" disabled={form.busy}>
-            {form.busy ? 'Creating…' : 'Create token'}
-          </button>
-        </div>
+          type="datetime-local"
+          value={expires}
+          onChange={setExpires}
+        />
+        <DialogActions
+          error={form.formError}
+          busy={form.busy}
+          submitLabel="Create token"
+          busyLabel="Creating…"
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );
