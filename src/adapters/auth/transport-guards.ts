@@ -114,13 +114,15 @@ export function evaluationNamespaceKeys(
  * /api/v1 is flipt.Flipt (legacy evaluation, copy, import and export included), /evaluate/v1
  * the evaluation service, /internal/v1/evaluation the client snapshot, /ofrep OFREP.
  */
-export function routeOfServices(services: ReadonlySet<string>): (pattern: string) => boolean {
+export function routeOfServices(
+  services: ReadonlySet<string>,
+): ((pattern: string) => boolean) | undefined {
   const prefixes: string[] = [];
   if (services.has(FLIPT)) prefixes.push('/api/v1/');
   if (services.has(EVALUATION)) prefixes.push('/evaluate/v1/');
   if (services.has('flipt.evaluation.DataService')) prefixes.push('/internal/v1/evaluation/');
   if (services.has('flipt.ofrep.OFREPService')) prefixes.push('/ofrep/');
-  if (prefixes.length === 0) return () => false;
+  if (prefixes.length === 0) return undefined;
   return (pattern) => prefixes.some((p) => pattern.startsWith(p));
 }
 
@@ -133,7 +135,7 @@ export function routeOfServices(services: ReadonlySet<string>): (pattern: string
 export function createHttpAuthGuard(
   authenticator: Authenticator,
   checkedByRoute: ReadonlySet<string>,
-  excluded: (pattern: string) => boolean = () => false,
+  excluded?: (pattern: string) => boolean,
 ): RequestGuard {
   const accept = (authentication: Authentication, req: IncomingMessage, ctx: RequestContext) => {
     ctx.principal = authentication;
@@ -150,7 +152,7 @@ export function createHttpAuthGuard(
   };
   return (req, ctx) => {
     // authentication.exclude.*: as in Flipt, the caller is not even looked at.
-    if (excluded(ctx.route)) return;
+    if (excluded !== undefined && excluded(ctx.route)) return;
     const { authorization, cookie } = req.headers;
     // A cached token is answered without creating a promise: this runs on every evaluation.
     const cached = authenticator.authenticateCached(authorization, cookie);
@@ -168,11 +170,11 @@ export function createHttpAuthGuard(
 export function scopeEvaluationRoutes(
   routes: readonly HttpRoute[],
   registry: Set<string>,
-  excluded: (pattern: string) => boolean = () => false,
+  excluded?: (pattern: string) => boolean,
 ): HttpRoute[] {
   return routes.map((route) => {
     // An excluded route needs no token: no guard runs, so there is no caller to scope.
-    if (excluded(route.pattern)) return { ...route, public: true };
+    if (excluded?.(route.pattern) === true) return { ...route, public: true };
     registry.add(route.pattern);
     const service = route.pattern.startsWith('/api/v1/') ? FLIPT : EVALUATION;
     /** The caller, once checked against what is known before the body is read. */
