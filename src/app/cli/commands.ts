@@ -29,6 +29,7 @@ async function serve(context: CliContext): Promise<void> {
       import('../config'),
     ]);
   const logger = await logging(config, currentTraceId);
+  (await import('../event-loop-report')).startEventLoopReport(context.env);
   for (const name of unknownEnvironmentNames(context.env)) {
     logger.warn('environment variable matches no configuration key', { name });
   }
