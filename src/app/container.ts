@@ -4,7 +4,11 @@ import { createManagementService } from '../domain/services/management-service';
 import { TransferService } from '../domain/services/transfer';
 import { createTransferRoutes, type TransferApi } from '../adapters/http/transfer-routes';
 import type { ManagementApi } from '../domain/services/api';
-import { EvaluationService, NamespaceSnapshots } from '../domain/services/evaluation';
+import {
+  EvaluationService,
+  NamespaceSnapshots,
+  VersionReportingUnitOfWork,
+} from '../domain/services/evaluation';
 import type { Logger, Storage, TokenRepository } from '../ports';
 import { createAuthComponents } from '../adapters/auth';
 import { RandomIdGenerator, SystemClock } from '../adapters/system';
@@ -279,6 +283,8 @@ export async function startVexil({
             health.set('SERVING', stale ? () => snapshots.freshness().detail ?? detail : undefined);
           },
         },
+        pause: () => new Promise((resolve) => setImmediate(resolve)),
+        delay: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         caching: caching && {
           ttlMs: config.caching.ttl,
           scheduler: caching.scheduler,
@@ -287,20 +293,26 @@ export async function startVexil({
         },
       });
       stopSnapshots = () => snapshots.close();
+      // Each committed write's version reaches the snapshots, paired there with what it touched.
+      const reporting = new VersionReportingUnitOfWork(opened.unitOfWork, (ns, version) =>
+        snapshots.committed(ns, version),
+      );
       metrics.observeSnapshotAges(() => snapshots.ages());
       management.resolve(
         createManagementService({
-          config: traceMethods(
-            new ConfigStore({ unitOfWork: opened.unitOfWork, clock, ids }),
-            'storage',
-          ),
-          notifier: { namespaceChanged: (ns) => snapshots.invalidate(ns) },
+          config: traceMethods(new ConfigStore({ unitOfWork: reporting, clock, ids }), 'storage'),
+          notifier: {
+            namespaceChanged: (ns) => snapshots.invalidate(ns),
+            writing: (ns, touched) => snapshots.writing(ns, touched),
+          },
           logger,
         }),
       );
       transfer.resolve(
         new TransferService({
-          unitOfWork: opened.unitOfWork,
+          unitOfWork: new VersionReportingUnitOfWork(opened.unitOfWork, (ns, version) =>
+            snapshots.committed(ns, version, true),
+          ),
           evaluationSource: source,
           clock,
           ids,

@@ -1,7 +1,14 @@
-/** "Namespace `namespaceKey` now has version `version`", published after a write commits. */
+import type { ChangedKeys } from '../domain/model';
+
+/**
+ * "Namespace `namespaceKey` now has version `version`", published after a write commits.
+ * `changed` says what that version changed, so that a holder of the version before it can
+ * read just that; without it (or 'all') the namespace is read whole.
+ */
 export interface ChangeNotice {
   readonly namespaceKey: string;
   readonly version: number;
+  readonly changed?: ChangedKeys;
 }
 
 export type ChangeListener = (notice: ChangeNotice) => void;
@@ -13,7 +20,7 @@ export type ChangeListener = (notice: ChangeNotice) => void;
  */
 export interface ChangeFeed {
   /** Rejects when the notice could not be sent; the write it announces stays committed. */
-  publish(namespaceKey: string, version: number): Promise<void>;
+  publish(namespaceKey: string, version: number, changed?: ChangedKeys): Promise<void>;
   /** Returns a function that unsubscribes. */
   subscribe(listener: ChangeListener, onGap?: () => void): () => void;
   close(): Promise<void>;

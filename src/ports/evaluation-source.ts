@@ -1,4 +1,4 @@
-import type { NamespaceData } from '../domain/model';
+import type { NamespaceData, NamespaceRows } from '../domain/model';
 
 /** What the evaluation side reads: the version (cheap, often) and the whole namespace (rare). */
 export interface EvaluationSource {
@@ -6,4 +6,13 @@ export interface EvaluationSource {
   getNamespaceVersion(namespaceKey: string): Promise<number | undefined>;
   /** Everything of one namespace, read consistently; undefined when it does not exist. */
   loadNamespace(namespaceKey: string): Promise<NamespaceData | undefined>;
+  /**
+   * The current rows of the given flags and segments with the namespace's version, read in
+   * one transaction; undefined when the namespace does not exist. Optional: without it, every
+   * change reloads the whole namespace.
+   */
+  loadRows?(
+    namespaceKey: string,
+    keys: { readonly flags: readonly string[]; readonly segments: readonly string[] },
+  ): Promise<NamespaceRows | undefined>;
 }

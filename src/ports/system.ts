@@ -1,4 +1,4 @@
-import type { Timestamp } from '../domain/model';
+import type { ChangedKeys, Timestamp } from '../domain/model';
 
 export interface Clock {
   /** Now, as an RFC 3339 UTC timestamp with six fractional digits. */
@@ -20,6 +20,12 @@ export interface Logger {
 /** Told after a write to a namespace commits. */
 export interface ChangeNotifier {
   namespaceChanged(namespaceKey: string): void;
+  /**
+   * Told before a write that will touch only `touched` of the namespace starts; the returned
+   * function is called when it has ended, committed or not. Lets the listener pair each
+   * committed version with what it changed.
+   */
+  writing?(namespaceKey: string, touched: ChangedKeys): () => void;
 }
 
 /** A monotonic clock for measuring durations (milliseconds, fractional). */

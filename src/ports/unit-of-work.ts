@@ -4,6 +4,8 @@ import type { Repositories } from './repositories';
 export interface WriteScope {
   /** Whether the namespace the write was opened on exists (its version was bumped). */
   readonly namespaceExists: boolean;
+  /** The version the write will commit as, when the namespace exists and the store tells. */
+  readonly version?: number;
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { ChangeFeed, ChangeListener } from '../../ports';
+import type { ChangedKeys } from '../../domain/model';
+import type { ChangeFeed, ChangeListener, ChangeNotice } from '../../ports';
 
 /**
  * Change notices within one process (the memory backend): other instances have no way to
@@ -7,8 +8,10 @@ import type { ChangeFeed, ChangeListener } from '../../ports';
 export class InProcessChangeFeed implements ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
 
-  publish(namespaceKey: string, version: number): Promise<void> {
-    for (const listener of [...this.listeners]) listener({ namespaceKey, version });
+  publish(namespaceKey: string, version: number, changed?: ChangedKeys): Promise<void> {
+    const notice: ChangeNotice =
+      changed === undefined ? { namespaceKey, version } : { namespaceKey, version, changed };
+    for (const listener of [...this.listeners]) listener(notice);
     return Promise.resolve();
   }
 

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import type { ChangedKeys } from '../../domain/model';
 import type { ChangeFeed, ChangeListener, ChangeNotice, Logger } from '../../ports';
 import { changesChannel } from './cache-keys';
 import { closeQuietly } from './redis-snapshot-cache';
@@ -17,14 +18,28 @@ export function parseChangeNotice(message: string): ChangeNotice | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { namespaceKey, version } = value as Record<string, unknown>;
+  const { namespaceKey, version, changed } = value as Record<string, unknown>;
   if (typeof namespaceKey !== 'string' || typeof version !== 'number') return undefined;
   if (!Number.isSafeInteger(version)) return undefined;
-  return { namespaceKey, version };
+  const keys = parseChangedKeys(changed);
+  // A notice without readable keys still says the version moved: it is read whole.
+  return keys === undefined ? { namespaceKey, version } : { namespaceKey, version, changed: keys };
+}
+
+const isKeyList = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((k) => typeof k === 'string');
+
+function parseChangedKeys(value: unknown): ChangedKeys | undefined {
+  if (value === 'all') return 'all';
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { flags, segments } = value as Record<string, unknown>;
+  if (!isKeyList(flags) || !isKeyList(segments)) return undefined;
+  return { flags, segments };
 }
 
 /**
- * Change notices over Redis pub/sub on `<prefix>changes`, as JSON {namespaceKey, version}.
+ * Change notices over Redis pub/sub on `<prefix>changes`, as JSON {namespaceKey, version,
+ * changed}, `changed` being {flags: [...], segments: [...]} or "all" (absent: unknown).
  * Publishing uses the given command connection; subscribing needs a connection of its own,
  * which keeps reconnecting while Redis is away. Notices sent meanwhile are lost, so every
  * reconnect is reported to the subscribers as a gap.
@@ -72,8 +87,13 @@ export class RedisChangeFeed implements ChangeFeed {
     );
   }
 
-  async publish(namespaceKey: string, version: number): Promise<void> {
-    await this.publisher.publish(this.channel, JSON.stringify({ namespaceKey, version }));
+  async publish(namespaceKey: string, version: number, changed?: ChangedKeys): Promise<void> {
+    await this.publisher.publish(
+      this.channel,
+      JSON.stringify(
+        changed === undefined ? { namespaceKey, version } : { namespaceKey, version, changed },
+      ),
+    );
   }
 
   subscribe(listener: ChangeListener, onGap?: () => void): () => void {

@@ -5,7 +5,6 @@ import type {
   NamespaceData,
   Rollout,
   Rule,
-  Segment,
   Variant,
   VariantResult,
 } from '../model';
@@ -17,6 +16,7 @@ import {
   TOTAL_BUCKETS,
 } from './bucketing';
 import { utf8Encode } from './crc32';
+import type { CompiledSegment } from './segment';
 import {
   compileSegments,
   EMPTY_KEYS,
@@ -83,10 +83,12 @@ export interface CompiledNamespace {
   readonly key: string;
   readonly version: number;
   readonly flags: ReadonlyMap<string, CompiledFlag>;
+  /** Every segment of the namespace compiled, so that a change recompiles only its own. */
+  readonly segments: ReadonlyMap<string, CompiledSegment>;
   readonly data: NamespaceData;
 }
 
-const groupByFlag = <T extends { readonly flagKey: string }>(items: readonly T[]) => {
+export const groupByFlag = <T extends { readonly flagKey: string }>(items: readonly T[]) => {
   const out = new Map<string, T[]>();
   for (const item of items) {
     const list = out.get(item.flagKey);
@@ -107,15 +109,15 @@ const NO_BYTES = new Uint8Array(0);
  * is compiled once per namespace (segment sets, distribution bounds) and a rule holds only its
  * own results, so the compiled form stays small and quick to build.
  */
-class NamespaceCompiler {
+export class NamespaceCompiler {
   private readonly sets: SegmentSetTable;
   private readonly bounds = new Map<string, Int32Array>();
   private readonly widths: number[] = [];
   private readonly rollouts: number[] = [];
   private readonly variants: Variant[] = [];
 
-  constructor(segments: readonly Segment[]) {
-    this.sets = new SegmentSetTable(compileSegments(segments));
+  constructor(readonly segments: ReadonlyMap<string, CompiledSegment>) {
+    this.sets = new SegmentSetTable(segments);
   }
 
   /** Shared between rules: no caller writes to the bounds. */
@@ -315,7 +317,7 @@ function coversEveryBucket(bounds: Int32Array): boolean {
 }
 
 export function compileNamespace(data: NamespaceData): CompiledNamespace {
-  const compiler = new NamespaceCompiler(data.segments);
+  const compiler = new NamespaceCompiler(compileSegments(data.segments));
   const rulesByFlag = groupByFlag(data.rules);
   const rolloutsByFlag = groupByFlag(data.rollouts);
   const flags = new Map<string, CompiledFlag>();
@@ -329,7 +331,53 @@ export function compileNamespace(data: NamespaceData): CompiledNamespace {
       ),
     );
   }
-  return freeze({ key: data.namespace.key, version: data.version, flags, data });
+  return freeze({
+    key: data.namespace.key,
+    version: data.version,
+    flags,
+    segments: compiler.segments,
+    data,
+  });
+}
+
+/** Flags compiled between two pauses of compileNamespaceInBatches. */
+export const COMPILE_BATCH = 500;
+
+/**
+ * compileNamespace in batches of flags with `pause` awaited between them, so that a large
+ * namespace never holds the caller's thread for long; the result is the same.
+ */
+export async function compileNamespaceInBatches(
+  data: NamespaceData,
+  pause: () => Promise<void>,
+  batch = COMPILE_BATCH,
+): Promise<CompiledNamespace> {
+  if (data.flags.length <= batch) return compileNamespace(data);
+  const compiler = new NamespaceCompiler(compileSegments(data.segments));
+  const rulesByFlag = groupByFlag(data.rules);
+  const rolloutsByFlag = groupByFlag(data.rollouts);
+  await pause();
+  const flags = new Map<string, CompiledFlag>();
+  let n = 0;
+  for (const flag of data.flags) {
+    flags.set(
+      flag.key,
+      compiler.compileFlag(
+        flag,
+        rulesByFlag.get(flag.key) ?? [],
+        rolloutsByFlag.get(flag.key) ?? [],
+      ),
+    );
+    n += 1;
+    if (n % batch === 0) await pause();
+  }
+  return freeze({
+    key: data.namespace.key,
+    version: data.version,
+    flags,
+    segments: compiler.segments,
+    data,
+  });
 }
 
 /** The flag with this key, if the namespace has one. */

@@ -1,5 +1,6 @@
 export {
   compileNamespace,
+  compileNamespaceInBatches,
   findFlag,
   type CompiledFlag,
   type CompiledNamespace,
@@ -29,3 +30,4 @@ export type { EvaluationContext } from './constraint';
 export { crc32 } from './crc32';
 export { distributionWidth } from './bucketing';
 export { explainFlag } from './explain';
+export { patchNamespace, type TouchedKeys } from './patch-namespace';

@@ -3,3 +3,4 @@ export * from './resources';
 export * from './requests';
 export * from './evaluation';
 export * from './explanation';
+export * from './changes';

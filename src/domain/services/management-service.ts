@@ -8,6 +8,7 @@ import type {
   CreateRolloutRequest,
   CreateSegmentRequest,
   CreateVariantRequest,
+  ChangedKeys,
   DeleteConstraintRequest,
   DeleteDistributionRequest,
   DeleteFlagRequest,
@@ -114,17 +115,17 @@ export class ManagementService implements ManagementApi {
 
   async createNamespace(req: CreateNamespaceRequest): Promise<Namespace> {
     v.validateCreateNamespace(req);
-    return this.write(req.key, () => this.store.createNamespace(req));
+    return this.write(req.key, 'all', () => this.store.createNamespace(req));
   }
 
   async updateNamespace(req: UpdateNamespaceRequest): Promise<Namespace> {
     v.validateUpdateNamespace(req);
-    return this.write(req.key, () => this.store.updateNamespace(req));
+    return this.write(req.key, 'all', () => this.store.updateNamespace(req));
   }
 
   async deleteNamespace(req: DeleteNamespaceRequest): Promise<void> {
     v.validateDeleteNamespace(req);
-    return this.write(req.key, () => this.store.deleteNamespace(req));
+    return this.write(req.key, 'all', () => this.store.deleteNamespace(req));
   }
 
   // ---- flags and variants --------------------------------------------------------------
@@ -142,19 +143,25 @@ export class ManagementService implements ManagementApi {
   async createFlag(req: CreateFlagRequest): Promise<Flag> {
     v.validateCreateFlag(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.createFlag({ ...req, namespaceKey }));
+    return this.write(namespaceKey, flags(req.key), () =>
+      this.store.createFlag({ ...req, namespaceKey }),
+    );
   }
 
   async updateFlag(req: UpdateFlagRequest): Promise<Flag> {
     v.validateUpdateFlag(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.updateFlag({ ...req, namespaceKey }));
+    return this.write(namespaceKey, flags(req.key), () =>
+      this.store.updateFlag({ ...req, namespaceKey }),
+    );
   }
 
   async deleteFlag(req: DeleteFlagRequest): Promise<void> {
     v.validateDeleteFlag(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.deleteFlag({ ...req, namespaceKey }));
+    return this.write(namespaceKey, flags(req.key), () =>
+      this.store.deleteFlag({ ...req, namespaceKey }),
+    );
   }
 
   async copyFlag(req: CopyFlagRequest): Promise<Flag> {
@@ -162,25 +169,35 @@ export class ManagementService implements ManagementApi {
     v.requireField(req.targetNamespaceKey, 'targetNamespaceKey');
     if (req.targetKey !== '') v.requireKeyFormat(req.targetKey);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(req.targetNamespaceKey, () => this.store.copyFlag({ ...req, namespaceKey }));
+    return this.write(
+      req.targetNamespaceKey,
+      flags(req.targetKey === '' ? req.key : req.targetKey),
+      () => this.store.copyFlag({ ...req, namespaceKey }),
+    );
   }
 
   async createVariant(req: CreateVariantRequest): Promise<Variant> {
     const valid = v.validateCreateVariant(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.createVariant({ ...valid, namespaceKey }));
+    return this.write(namespaceKey, flags(req.flagKey), () =>
+      this.store.createVariant({ ...valid, namespaceKey }),
+    );
   }
 
   async updateVariant(req: UpdateVariantRequest): Promise<Variant> {
     const valid = v.validateUpdateVariant(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.updateVariant({ ...valid, namespaceKey }));
+    return this.write(namespaceKey, flags(req.flagKey), () =>
+      this.store.updateVariant({ ...valid, namespaceKey }),
+    );
   }
 
   async deleteVariant(req: DeleteVariantRequest): Promise<void> {
     v.validateDeleteVariant(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.deleteVariant({ ...req, namespaceKey }));
+    return this.write(namespaceKey, flags(req.flagKey), () =>
+      this.store.deleteVariant({ ...req, namespaceKey }),
+    );
   }
 
   // ---- segments and constraints --------------------------------------------------------
@@ -198,37 +215,49 @@ export class ManagementService implements ManagementApi {
   async createSegment(req: CreateSegmentRequest): Promise<Segment> {
     v.validateCreateSegment(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.createSegment({ ...req, namespaceKey }));
+    return this.write(namespaceKey, segments(req.key), () =>
+      this.store.createSegment({ ...req, namespaceKey }),
+    );
   }
 
   async updateSegment(req: UpdateSegmentRequest): Promise<Segment> {
     v.validateUpdateSegment(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.updateSegment({ ...req, namespaceKey }));
+    return this.write(namespaceKey, segments(req.key), () =>
+      this.store.updateSegment({ ...req, namespaceKey }),
+    );
   }
 
   async deleteSegment(req: DeleteSegmentRequest): Promise<void> {
     v.validateDeleteSegment(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.deleteSegment({ ...req, namespaceKey }));
+    return this.write(namespaceKey, segments(req.key), () =>
+      this.store.deleteSegment({ ...req, namespaceKey }),
+    );
   }
 
   async createConstraint(req: CreateConstraintRequest): Promise<Constraint> {
     const valid = v.validateCreateConstraint(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.createConstraint({ ...valid, namespaceKey }));
+    return this.write(namespaceKey, segments(req.segmentKey), () =>
+      this.store.createConstraint({ ...valid, namespaceKey }),
+    );
   }
 
   async updateConstraint(req: UpdateConstraintRequest): Promise<Constraint> {
     const valid = v.validateUpdateConstraint(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.updateConstraint({ ...valid, namespaceKey }));
+    return this.write(namespaceKey, segments(req.segmentKey), () =>
+      this.store.updateConstraint({ ...valid, namespaceKey }),
+    );
   }
 
   async deleteConstraint(req: DeleteConstraintRequest): Promise<void> {
     v.validateDeleteConstraint(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.deleteConstraint({ ...req, namespaceKey }));
+    return this.write(namespaceKey, segments(req.segmentKey), () =>
+      this.store.deleteConstraint({ ...req, namespaceKey }),
+    );
   }
 
   // ---- rules and distributions ---------------------------------------------------------
@@ -246,7 +275,7 @@ export class ManagementService implements ManagementApi {
   async createRule(req: RawCreateRuleRequest): Promise<Rule> {
     v.validateCreateRule(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () =>
+    return this.write(namespaceKey, flags(req.flagKey), () =>
       this.store.createRule({
         namespaceKey,
         flagKey: req.flagKey,
@@ -260,7 +289,7 @@ export class ManagementService implements ManagementApi {
   async updateRule(req: RawUpdateRuleRequest): Promise<Rule> {
     v.validateUpdateRule(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () =>
+    return this.write(namespaceKey, flags(req.flagKey), () =>
       this.store.updateRule({
         namespaceKey,
         flagKey: req.flagKey,
@@ -273,31 +302,47 @@ export class ManagementService implements ManagementApi {
   async deleteRule(req: DeleteRuleRequest): Promise<void> {
     v.validateDeleteRule(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.deleteRule({ ...req, namespaceKey }));
+    return this.write(namespaceKey, flags(req.flagKey), () =>
+      this.store.deleteRule({ ...req, namespaceKey }),
+    );
   }
 
   async orderRules(req: OrderRulesRequest): Promise<void> {
     v.validateOrderRules(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.orderRules({ ...req, namespaceKey }));
+    return this.write(namespaceKey, flags(req.flagKey), () =>
+      this.store.orderRules({ ...req, namespaceKey }),
+    );
   }
 
   async createDistribution(req: CreateDistributionRequest): Promise<Distribution> {
     v.validateCreateDistribution(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.createDistribution({ ...req, namespaceKey }));
+    return this.write(
+      namespaceKey,
+      () => this.ruleFlags(namespaceKey, req.flagKey, req.ruleId),
+      () => this.store.createDistribution({ ...req, namespaceKey }),
+    );
   }
 
   async updateDistribution(req: UpdateDistributionRequest): Promise<Distribution> {
     v.validateUpdateDistribution(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.updateDistribution({ ...req, namespaceKey }));
+    return this.write(
+      namespaceKey,
+      () => this.ruleFlags(namespaceKey, req.flagKey, req.ruleId),
+      () => this.store.updateDistribution({ ...req, namespaceKey }),
+    );
   }
 
   async deleteDistribution(req: DeleteDistributionRequest): Promise<void> {
     v.validateDeleteDistribution(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.deleteDistribution({ ...req, namespaceKey }));
+    return this.write(
+      namespaceKey,
+      () => this.ruleFlags(namespaceKey, req.flagKey, req.ruleId),
+      () => this.store.deleteDistribution({ ...req, namespaceKey }),
+    );
   }
 
   // ---- rollouts ------------------------------------------------------------------------
@@ -320,13 +365,13 @@ export class ManagementService implements ManagementApi {
       description: req.description,
       ...rolloutRule(req),
     };
-    return this.write(namespaceKey, () => this.store.createRollout(normalized));
+    return this.write(namespaceKey, flags(req.flagKey), () => this.store.createRollout(normalized));
   }
 
   async updateRollout(req: RawUpdateRolloutRequest): Promise<Rollout> {
     v.validateUpdateRollout(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () =>
+    return this.write(namespaceKey, flags(req.flagKey), () =>
       this.store.updateRollout({
         namespaceKey,
         flagKey: req.flagKey,
@@ -340,20 +385,63 @@ export class ManagementService implements ManagementApi {
   async deleteRollout(req: DeleteRolloutRequest): Promise<void> {
     v.validateDeleteRollout(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.deleteRollout({ ...req, namespaceKey }));
+    return this.write(namespaceKey, flags(req.flagKey), () =>
+      this.store.deleteRollout({ ...req, namespaceKey }),
+    );
   }
 
   async orderRollouts(req: OrderRolloutsRequest): Promise<void> {
     v.validateOrderRollouts(req);
     const namespaceKey = resolveNamespace(req.namespaceKey);
-    return this.write(namespaceKey, () => this.store.orderRollouts({ ...req, namespaceKey }));
+    return this.write(namespaceKey, flags(req.flagKey), () =>
+      this.store.orderRollouts({ ...req, namespaceKey }),
+    );
   }
 
   // ---- internals -----------------------------------------------------------------------
 
-  /** Runs a store write and, once it has committed, tells the namespace's listeners. */
-  private async write<T>(namespaceKey: string, op: () => Promise<T>): Promise<T> {
-    const result = await op();
+  /**
+   * A distribution write changes the rule's flag, which Flipt does not require to be the
+   * flag named in the request (rules are looked up by namespace only).
+   */
+  private async ruleFlags(
+    namespaceKey: string,
+    flagKey: string,
+    ruleId: string,
+  ): Promise<ChangedKeys> {
+    const owner = await this.store.getRule(namespaceKey, ruleId).then(
+      (rule) => rule.flagKey,
+      () => flagKey,
+    );
+    return { flags: owner === flagKey ? [flagKey] : [flagKey, owner], segments: [] };
+  }
+
+  /**
+   * Runs a store write and, once it has committed, tells the namespace's listeners. They
+   * are told beforehand what the write may touch, so that they can update what they hold
+   * from just that.
+   */
+  private async write<T>(
+    namespaceKey: string,
+    touched: ChangedKeys | (() => Promise<ChangedKeys>),
+    op: () => Promise<T>,
+  ): Promise<T> {
+    const writing = this.notifier.writing;
+    let result: T;
+    if (writing === undefined) {
+      result = await op();
+    } else {
+      const end = writing.call(
+        this.notifier,
+        namespaceKey,
+        typeof touched === 'function' ? await touched() : touched,
+      );
+      try {
+        result = await op();
+      } finally {
+        end();
+      }
+    }
     try {
       this.notifier.namespaceChanged(namespaceKey);
     } catch (err) {
@@ -367,6 +455,9 @@ export class ManagementService implements ManagementApi {
     return result;
   }
 }
+
+const flags = (key: string): ChangedKeys => ({ flags: [key], segments: [] });
+const segments = (key: string): ChangedKeys => ({ flags: [], segments: [key] });
 
 export function createManagementService(deps: ManagementServiceDeps): ManagementApi {
   return new ManagementService(deps);

@@ -1,16 +1,28 @@
-import type { NamespaceData } from '../../../domain/model';
+import type { Flag, NamespaceData, NamespaceRows, Rollout, Rule } from '../../../domain/model';
 import type { EvaluationSource } from '../../../ports';
-import { groupBy, num, RowMapper } from './row-mappers';
+import { groupBy, num, RowMapper, type Row } from './row-mappers';
 import { FLAG_COLS, VARIANT_COLS } from './sql-flag-repository';
 import { NS_COLS } from './sql-namespace-repository';
 import { assembleRollouts, ROLLOUT_COLS } from './sql-rollout-repository';
 import { assembleRules, RULE_COLS } from './sql-rule-repository';
 import { CONSTRAINT_COLS, SEGMENT_COLS } from './sql-segment-repository';
-import type { SqlSession } from './sql-session';
+import type { SqlSession, Tx } from './sql-session';
+
+/** Flags read per round of a whole-namespace load; the loop gets a turn between rounds. */
+const FLAG_PAGE = 500;
+
+type Mapper = ReturnType<RowMapper['forNamespaceLoad']>;
+
+const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+/** Lets other work on the event loop (evaluations) run between two rounds of a long load. */
+const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The evaluation side's reads: the version is one primary-key read; a namespace is read in
- * one read transaction with a fixed number of queries whatever its size.
+ * one read transaction, its flags a page at a time so that no single statement or mapping
+ * holds the event loop for long; a change reads just the rows of the flags and segments it
+ * touched.
  */
 export class SqlEvaluationSource implements EvaluationSource {
   private readonly map: RowMapper;
@@ -29,63 +41,26 @@ export class SqlEvaluationSource implements EvaluationSource {
 
   loadNamespace(namespaceKey: string): Promise<NamespaceData | undefined> {
     return this.session.read(async (tx) => {
-      const nsRows = await tx.all(`SELECT ${NS_COLS}, "version" FROM namespaces WHERE "key" = ?`, [
-        namespaceKey,
-      ]);
-      const nsRow = nsRows[0];
+      const nsRow = await this.namespaceRow(tx, namespaceKey);
       if (!nsRow) return undefined;
-      const p = [namespaceKey];
       // One table of key strings for the whole load: every rule and distribution repeats the
-      // namespace key, its flag key, rule and variant ids. Each result set is mapped as soon
-      // as it arrives so that the raw rows of one query are garbage before the next is read.
+      // namespace key, its flag key, rule and variant ids.
       const map = this.map.forNamespaceLoad();
-      const variantsByFlag = groupBy(
-        await tx.all(
-          `SELECT ${VARIANT_COLS} FROM variants WHERE namespace_key = ? ORDER BY created_at, id`,
-          p,
-        ),
-        'flag_key',
-        (v) => map.variant(v),
+      const segments = await this.segments(tx, map, namespaceKey, undefined);
+      const flagRows = await tx.all(
+        `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? ORDER BY created_at, "key"`,
+        [namespaceKey],
       );
-      const flags = (
-        await tx.all(
-          `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? ORDER BY created_at, "key"`,
-          p,
-        )
-      ).map((f) => map.flag(f, variantsByFlag.get(String(f['key'])) ?? []));
-      const constraintsBySegment = groupBy(
-        await tx.all(
-          `SELECT ${CONSTRAINT_COLS} FROM constraints WHERE namespace_key = ? ORDER BY created_at, id`,
-          p,
-        ),
-        'segment_key',
-        (c) => map.constraint(c),
-      );
-      const segments = (
-        await tx.all(
-          `SELECT ${SEGMENT_COLS} FROM segments WHERE namespace_key = ? ORDER BY created_at, "key"`,
-          p,
-        )
-      ).map((s) => map.segment(s, constraintsBySegment.get(String(s['key'])) ?? []));
-      const scope = { where: 'r.namespace_key = ?', params: p };
-      const rules = await assembleRules(
-        tx,
-        map,
-        await tx.all(
-          `SELECT ${RULE_COLS} FROM rules WHERE namespace_key = ? ORDER BY flag_key, "rank", created_at, id`,
-          p,
-        ),
-        scope,
-      );
-      const rollouts = await assembleRollouts(
-        tx,
-        map,
-        await tx.all(
-          `SELECT ${ROLLOUT_COLS} FROM rollouts WHERE namespace_key = ? ORDER BY flag_key, "rank", created_at, id`,
-          p,
-        ),
-        scope,
-      );
+      const flags: Flag[] = [];
+      const rules: Rule[] = [];
+      const rollouts: Rollout[] = [];
+      for (let i = 0; i < flagRows.length; i += FLAG_PAGE) {
+        if (i > 0) await breathe();
+        const page = await this.flagsOf(tx, map, namespaceKey, flagRows.slice(i, i + FLAG_PAGE));
+        for (const f of page.flags) flags.push(f);
+        for (const r of page.rules) rules.push(r);
+        for (const r of page.rollouts) rollouts.push(r);
+      }
       return {
         namespace: map.namespace(nsRow),
         version: num(nsRow['version']),
@@ -95,5 +70,115 @@ export class SqlEvaluationSource implements EvaluationSource {
         rollouts,
       };
     });
+  }
+
+  loadRows(
+    namespaceKey: string,
+    keys: { readonly flags: readonly string[]; readonly segments: readonly string[] },
+  ): Promise<NamespaceRows | undefined> {
+    return this.session.read(async (tx) => {
+      const nsRow = await this.namespaceRow(tx, namespaceKey);
+      if (!nsRow) return undefined;
+      const map = this.map.forNamespaceLoad();
+      const flagKeys = [...new Set(keys.flags)];
+      const segmentKeys = [...new Set(keys.segments)];
+      const flagRows =
+        flagKeys.length === 0
+          ? []
+          : await tx.all(
+              `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? AND "key" IN (${placeholders(flagKeys.length)}) ORDER BY created_at, "key"`,
+              [namespaceKey, ...flagKeys],
+            );
+      const page =
+        flagKeys.length === 0
+          ? { flags: [], rules: [], rollouts: [] }
+          : await this.flagsOf(tx, map, namespaceKey, flagRows, flagKeys);
+      const segments =
+        segmentKeys.length === 0 ? [] : await this.segments(tx, map, namespaceKey, segmentKeys);
+      return {
+        namespace: map.namespace(nsRow),
+        version: num(nsRow['version']),
+        ...page,
+        segments,
+      };
+    });
+  }
+
+  private async namespaceRow(tx: Tx, namespaceKey: string): Promise<Row | undefined> {
+    const rows = await tx.all(`SELECT ${NS_COLS}, "version" FROM namespaces WHERE "key" = ?`, [
+      namespaceKey,
+    ]);
+    return rows[0];
+  }
+
+  /** Segments with their constraints: all of them, or those with the given keys. */
+  private async segments(
+    tx: Tx,
+    map: Mapper,
+    namespaceKey: string,
+    keys: readonly string[] | undefined,
+  ) {
+    const only = keys === undefined ? '' : ` AND segment_key IN (${placeholders(keys.length)})`;
+    const onlyKeys = keys === undefined ? '' : ` AND "key" IN (${placeholders(keys.length)})`;
+    const params = [namespaceKey, ...(keys ?? [])];
+    const constraintsBySegment = groupBy(
+      await tx.all(
+        `SELECT ${CONSTRAINT_COLS} FROM constraints WHERE namespace_key = ?${only} ORDER BY created_at, id`,
+        params,
+      ),
+      'segment_key',
+      (c) => map.constraint(c),
+    );
+    return (
+      await tx.all(
+        `SELECT ${SEGMENT_COLS} FROM segments WHERE namespace_key = ?${onlyKeys} ORDER BY created_at, "key"`,
+        params,
+      )
+    ).map((s) => map.segment(s, constraintsBySegment.get(String(s['key'])) ?? []));
+  }
+
+  /**
+   * The flags of `flagRows` with their variants, and the rules and rollouts of `keys` (by
+   * default the keys of `flagRows`; a flag deleted since has rules of none).
+   */
+  private async flagsOf(
+    tx: Tx,
+    map: Mapper,
+    namespaceKey: string,
+    flagRows: readonly Row[],
+    keys: readonly string[] = flagRows.map((f) => String(f['key'])),
+  ): Promise<{ flags: Flag[]; rules: Rule[]; rollouts: Rollout[] }> {
+    if (keys.length === 0) return { flags: [], rules: [], rollouts: [] };
+    const inKeys = `(${placeholders(keys.length)})`;
+    const p = [namespaceKey, ...keys];
+    const variantsByFlag = groupBy(
+      await tx.all(
+        `SELECT ${VARIANT_COLS} FROM variants WHERE namespace_key = ? AND flag_key IN ${inKeys} ORDER BY created_at, id`,
+        p,
+      ),
+      'flag_key',
+      (v) => map.variant(v),
+    );
+    const flags = flagRows.map((f) => map.flag(f, variantsByFlag.get(String(f['key'])) ?? []));
+    const scope = { where: `r.namespace_key = ? AND r.flag_key IN ${inKeys}`, params: p };
+    const rules = await assembleRules(
+      tx,
+      map,
+      await tx.all(
+        `SELECT ${RULE_COLS} FROM rules WHERE namespace_key = ? AND flag_key IN ${inKeys} ORDER BY flag_key, "rank", created_at, id`,
+        p,
+      ),
+      scope,
+    );
+    const rollouts = await assembleRollouts(
+      tx,
+      map,
+      await tx.all(
+        `SELECT ${ROLLOUT_COLS} FROM rollouts WHERE namespace_key = ? AND flag_key IN ${inKeys} ORDER BY flag_key, "rank", created_at, id`,
+        p,
+      ),
+      scope,
+    );
+    return { flags, rules, rollouts };
   }
 }

@@ -38,8 +38,7 @@ export class SqlUnitOfWork implements UnitOfWork {
     work: (repos: Repositories, scope: WriteScope) => Promise<T>,
   ): Promise<T> {
     return this.session.write(async (tx) => {
-      const namespaceExists = await this.bump(tx, namespaceKey);
-      return work(this.repositories(tx), { namespaceExists });
+      return work(this.repositories(tx), await this.bump(tx, namespaceKey));
     });
   }
 
@@ -50,19 +49,24 @@ export class SqlUnitOfWork implements UnitOfWork {
     return this.session.write(async (tx) => {
       const scopes = new Map<string, WriteScope>();
       for (const key of [...new Set(namespaceKeys)].sort()) {
-        scopes.set(key, { namespaceExists: await this.bump(tx, key) });
+        scopes.set(key, await this.bump(tx, key));
       }
       return work(this.repositories(tx), scopes);
     });
   }
 
-  /** Bumps the namespace's version; false when it does not exist. */
-  private async bump(tx: Tx, namespaceKey: string): Promise<boolean> {
+  /** Bumps the namespace's version and reads it back, under the row lock the bump took. */
+  private async bump(tx: Tx, namespaceKey: string): Promise<WriteScope> {
     const affected = await tx.run(
       `UPDATE namespaces SET "version" = "version" + 1, state_modified_at = ? WHERE "key" = ?`,
       [tx.dialect.timestampToDb(this.deps.clock.now()), namespaceKey],
     );
-    return affected > 0;
+    if (affected === 0) return { namespaceExists: false };
+    const rows = await tx.all(`SELECT "version" FROM namespaces WHERE "key" = ?`, [namespaceKey]);
+    const version = Number(rows[0]?.['version']);
+    return Number.isSafeInteger(version)
+      ? { namespaceExists: true, version }
+      : { namespaceExists: true };
   }
 
   private repositories(tx: Tx): Repositories {

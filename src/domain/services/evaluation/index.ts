@@ -1,2 +1,3 @@
 export * from './namespace-snapshots';
 export * from './evaluation-service';
+export { ChangeLog, VersionReportingUnitOfWork } from './change-log';

@@ -1,39 +1,26 @@
 import { UnavailableError } from '../../errors';
-import type { NamespaceData } from '../../model';
+import type { ChangedKeys, NamespaceData } from '../../model';
+import type { ChangeNotice, EvaluationSource } from '../../../ports';
+import { compileNamespace, compileNamespaceInBatches } from '../../evaluation';
+import { ChangeLog } from './change-log';
+import { patchSnapshot } from './snapshot-patch';
 import type {
-  CacheBackend,
-  CacheResult,
-  ChangeFeed,
-  ChangeNotice,
-  EvaluationSource,
-  Logger,
-  RefreshScheduler,
-  SnapshotCache,
-  Stopwatch,
-} from '../../../ports';
-import { compileNamespace, type CompiledNamespace } from '../../evaluation';
+  NamespaceSnapshot,
+  NamespaceSnapshotsOptions,
+  RefreshReason,
+  SnapshotFreshness,
+} from './snapshot-types';
 
-/**
- * How a snapshot is known to be fresh:
- *  - 'notified': this process sees every write (the embedded database); a cached snapshot is
- *    used until `invalidate` is called. Zero queries per evaluation.
- *  - 'version-check': other processes write to the same database; every read checks the
- *    namespace version (one primary-key read) and rebuilds when it moved.
- *  - 'cached' (`caching.enabled`): zero queries per evaluation once a namespace is held. A held
- *    snapshot is refreshed in the background on a change notice and by a version check every
- *    ttl/2, so it is never more than `caching.ttl` behind; loads read the shared snapshot cache
- *    before the database; versions only move forward.
- */
-export type FreshnessMode = 'notified' | 'version-check' | 'cached';
-
-export interface NamespaceSnapshot {
-  readonly key: string;
-  readonly version: number;
-  readonly data: NamespaceData;
-  readonly compiled: CompiledNamespace;
-  /** Stopwatch time it was built at. */
-  readonly builtAtMs: number;
-}
+export type {
+  FreshnessMode,
+  NamespaceSnapshot,
+  NamespaceSnapshotsOptions,
+  RefreshReason,
+  SnapshotCachingOptions,
+  SnapshotFreshness,
+  SnapshotObserver,
+} from './snapshot-types';
+import { SnapshotCacheAccess } from './snapshot-cache-access';
 
 interface Entry {
   /** undefined: the namespace did not exist when last read. */
@@ -42,57 +29,6 @@ interface Entry {
 }
 
 const ABSENT: Entry = { snapshot: undefined, version: undefined };
-
-/** Why a snapshot was (re)built in 'cached' mode. */
-export type RefreshReason = 'load' | 'write' | 'notice' | 'ttl';
-
-export interface SnapshotObserver {
-  rebuilt?(namespaceKey: string, durationMs: number): void;
-  /** Served from the last snapshot because the database could not be reached. */
-  servedStale?(namespaceKey: string, error: Error): void;
-  /** A lookup in (or store to) the snapshot cache; errors fell back to the database. */
-  onCacheResult?(backend: CacheBackend, result: CacheResult): void;
-  /** A newer snapshot was swapped in ('cached' mode). */
-  refreshed?(
-    namespaceKey: string,
-    version: number | undefined,
-    from: 'cache' | 'database',
-    reason: RefreshReason,
-  ): void;
-  /** A background refresh or version check failed; the current snapshot is still served. */
-  refreshFailed?(namespaceKey: string, error: unknown): void;
-  /** A change notice could not be published; other instances catch up within the ttl. */
-  changeFeedError?(error: unknown): void;
-  /** The database became unreachable (stale: true) or reachable again. */
-  staleChanged?(stale: boolean, detail: string | undefined): void;
-}
-
-export interface SnapshotCachingOptions {
-  /** caching.ttl: the longest a held snapshot may lag behind the database. */
-  readonly ttlMs: number;
-  readonly scheduler: RefreshScheduler;
-  /** Serialized snapshots shared between instances (Redis) or private (LRU). */
-  readonly cache?: SnapshotCache;
-  /** Where change notices arrive and where this instance's writes are announced. */
-  readonly changeFeed?: ChangeFeed;
-}
-
-export interface NamespaceSnapshotsOptions {
-  readonly mode: FreshnessMode;
-  readonly stopwatch: Stopwatch;
-  readonly logger?: Logger;
-  readonly observer?: SnapshotObserver;
-  /** Required in 'cached' mode, ignored otherwise. */
-  readonly caching?: SnapshotCachingOptions;
-}
-
-export interface SnapshotFreshness {
-  /** The database could not be reached at the last attempt: snapshots may be stale. */
-  readonly stale: boolean;
-  readonly staleForMs?: number;
-  /** A health detail when stale. */
-  readonly detail?: string;
-}
 
 interface Fetched {
   readonly entry: Entry;
@@ -118,11 +54,21 @@ export class NamespaceSnapshots {
   private staleError: string | undefined;
   private stopTicker: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
+  /** What each recent version changed, for updates that read only that. */
+  private readonly changes = new ChangeLog();
+  /** Local writes are announced as they commit (see `committed`), not after a reload. */
+  private announcesCommits = false;
+  private readonly cache: SnapshotCacheAccess;
 
   constructor(
     private readonly source: EvaluationSource,
     private readonly options: NamespaceSnapshotsOptions,
   ) {
+    this.cache = new SnapshotCacheAccess(
+      options.caching?.cache,
+      options.observer?.onCacheResult,
+      options.logger,
+    );
     if (options.mode === 'cached') {
       const caching = options.caching;
       if (caching === undefined) throw new Error("freshness mode 'cached' needs caching options");
@@ -177,6 +123,31 @@ export class NamespaceSnapshots {
     }
   }
 
+  /** A write that may touch only `touched` of the namespace starts (ChangeNotifier.writing). */
+  writing(namespaceKey: string, touched: ChangedKeys): () => void {
+    return this.changes.writing(namespaceKey, touched);
+  }
+
+  /**
+   * A write of this process committed `version` of the namespace: recorded with what the
+   * writes in flight said they touch, and in 'cached' mode announced at once with those keys,
+   * so that other instances read just them. `invalidate` follows for read-your-writes.
+   * `whole`: a write that declares nothing (an import) changed the namespace as a whole.
+   */
+  committed(namespaceKey: string, version: number, whole = false): void {
+    let changed: ChangedKeys = 'all';
+    // A namespace neither held nor loading is read whole when it is first asked for.
+    if (this.entries.has(namespaceKey) || this.loading.has(namespaceKey)) {
+      if (whole) this.changes.record(namespaceKey, version, 'all');
+      else changed = this.changes.recordLocal(namespaceKey, version);
+    } else if (!whole) {
+      changed = this.changes.touchedNow(namespaceKey);
+    }
+    if (this.options.mode !== 'cached') return;
+    this.announcesCommits = true;
+    this.publish(namespaceKey, version, changed);
+  }
+
   /** Age of each cached snapshot, in milliseconds. */
   ages(): Array<{ namespaceKey: string; ageMs: number; version: number | undefined }> {
     const now = this.options.stopwatch.nowMs();
@@ -227,6 +198,9 @@ export class NamespaceSnapshots {
 
   private noticed(notice: ChangeNotice): void {
     const current = this.entries.get(notice.namespaceKey);
+    if (current !== undefined || this.loading.has(notice.namespaceKey)) {
+      this.changes.record(notice.namespaceKey, notice.version, notice.changed ?? 'all');
+    }
     // Namespaces nobody asked for here are loaded on demand, not on notice.
     if (current === undefined) return;
     if (current.version !== undefined && current.version >= notice.version) return;
@@ -305,6 +279,8 @@ export class NamespaceSnapshots {
   }
 
   private async build(namespaceKey: string, afterWrite: boolean): Promise<Entry> {
+    const patched = await this.patch(namespaceKey);
+    if (patched !== undefined) return patched;
     if (this.options.mode !== 'cached') {
       const data = await this.fromDatabase(() => this.source.loadNamespace(namespaceKey));
       return data === undefined ? ABSENT : this.compile(data);
@@ -313,12 +289,12 @@ export class NamespaceSnapshots {
     // This process just wrote: the database is the only place holding the new version.
     const data = await this.fromDatabase(() => this.source.loadNamespace(namespaceKey));
     if (data === undefined) {
-      await this.cacheDelete(namespaceKey);
+      await this.cache.delete(namespaceKey);
       return ABSENT;
     }
     // Stored before it is announced, so the instances that hear of it find it in the cache.
-    await this.cacheSet(data);
-    this.publish(namespaceKey, data.version);
+    await this.cache.set(data);
+    if (!this.announcesCommits) this.publish(namespaceKey, data.version);
     return this.compile(data);
   }
 
@@ -335,10 +311,10 @@ export class NamespaceSnapshots {
         // A new instance during a database outage can still start from the shared cache.
         const fromCache =
           err instanceof UnavailableError && !this.entries.has(namespaceKey)
-            ? await this.latestFromCache(namespaceKey)
+            ? await this.cache.latest(namespaceKey)
             : undefined;
         if (fromCache === undefined) throw err;
-        return { entry: this.compile(fromCache), from: 'cache' };
+        return { entry: await this.compile(fromCache), from: 'cache' };
       }
       if (wanted === undefined) return { entry: ABSENT, from: 'database' };
       const held = this.entries.get(namespaceKey);
@@ -346,12 +322,16 @@ export class NamespaceSnapshots {
         return { entry: held, from: 'cache' };
       }
     }
-    const cached = await this.cacheGet(namespaceKey, wanted);
-    if (cached !== undefined) return { entry: this.compile(cached), from: 'cache' };
+    const patched = await this.patch(namespaceKey);
+    if (patched?.version !== undefined && patched.version >= wanted) {
+      return { entry: patched, from: 'database' };
+    }
+    const cached = await this.cache.get(namespaceKey, wanted);
+    if (cached !== undefined) return { entry: await this.compile(cached), from: 'cache' };
     const data = await this.fromDatabase(() => this.source.loadNamespace(namespaceKey));
     if (data === undefined) return { entry: ABSENT, from: 'database' };
-    void this.cacheSet(data);
-    return { entry: this.compile(data), from: 'database' };
+    void this.cache.set(data);
+    return { entry: await this.compile(data), from: 'database' };
   }
 
   /** Swaps in a fetched entry unless it would move the namespace back to an older version. */
@@ -372,10 +352,29 @@ export class NamespaceSnapshots {
     this.options.observer?.refreshed?.(namespaceKey, entry.version, fetched.from, reason);
   }
 
-  private compile(data: NamespaceData): Entry {
-    const { stopwatch } = this.options;
+  /** The held snapshot brought forward by reading only what changed (snapshot-patch.ts). */
+  private patch(namespaceKey: string): Promise<Entry | undefined> {
+    const base = this.entries.get(namespaceKey)?.snapshot;
+    if (base === undefined) return Promise.resolve(undefined);
+    return patchSnapshot(
+      {
+        source: this.source,
+        changes: this.changes,
+        stopwatch: this.options.stopwatch,
+        read: (fn) => this.fromDatabase(fn),
+        delay: this.options.delay ?? (() => Promise.resolve()),
+        ...(this.options.observer ? { observer: this.options.observer } : {}),
+      },
+      base,
+    );
+  }
+
+  private async compile(data: NamespaceData): Promise<Entry> {
+    const { stopwatch, pause } = this.options;
     const started = stopwatch.nowMs();
-    const compiled = compileNamespace(data);
+    const compiled =
+      pause === undefined ? compileNamespace(data) : await compileNamespaceInBatches(data, pause);
+    this.changes.prune(data.namespace.key, data.version);
     const builtAtMs = stopwatch.nowMs();
     this.options.observer?.rebuilt?.(data.namespace.key, builtAtMs - started);
     return {
@@ -396,69 +395,10 @@ export class NamespaceSnapshots {
     }
   }
 
-  private async cacheGet(
-    namespaceKey: string,
-    version: number,
-  ): Promise<NamespaceData | undefined> {
-    const cache = this.options.caching?.cache;
-    if (cache === undefined) return undefined;
-    let data: NamespaceData | undefined;
-    try {
-      data = await cache.get(namespaceKey, version);
-    } catch (err) {
-      this.cacheError(cache.backend, 'get', err);
-      return undefined;
-    }
-    this.options.observer?.onCacheResult?.(cache.backend, data === undefined ? 'miss' : 'hit');
-    return data;
-  }
-
-  private async latestFromCache(namespaceKey: string): Promise<NamespaceData | undefined> {
-    const cache = this.options.caching?.cache;
-    if (cache === undefined) return undefined;
-    let version: number | undefined;
-    try {
-      version = await cache.latestVersion(namespaceKey);
-    } catch (err) {
-      this.cacheError(cache.backend, 'latestVersion', err);
-      return undefined;
-    }
-    return version === undefined ? undefined : this.cacheGet(namespaceKey, version);
-  }
-
-  private async cacheSet(data: NamespaceData): Promise<void> {
-    const cache = this.options.caching?.cache;
-    if (cache === undefined) return;
-    try {
-      await cache.set(data.namespace.key, data.version, data);
-    } catch (err) {
-      this.cacheError(cache.backend, 'set', err);
-    }
-  }
-
-  private async cacheDelete(namespaceKey: string): Promise<void> {
-    const cache = this.options.caching?.cache;
-    if (cache === undefined) return;
-    try {
-      await cache.delete(namespaceKey);
-    } catch (err) {
-      this.cacheError(cache.backend, 'delete', err);
-    }
-  }
-
-  private cacheError(backend: CacheBackend, operation: string, err: unknown): void {
-    this.options.observer?.onCacheResult?.(backend, 'error');
-    this.options.logger?.warn('snapshot cache unavailable; using the database', {
-      backend,
-      operation,
-      error: err instanceof Error ? err.message : String(err),
-    });
-  }
-
-  private publish(namespaceKey: string, version: number): void {
+  private publish(namespaceKey: string, version: number, changed?: ChangedKeys): void {
     const feed = this.options.caching?.changeFeed;
     if (feed === undefined) return;
-    feed.publish(namespaceKey, version).catch((err: unknown) => {
+    feed.publish(namespaceKey, version, changed).catch((err: unknown) => {
       this.options.observer?.changeFeedError?.(err);
       this.options.logger?.warn('change notice not published; other instances follow within ttl', {
         namespaceKey,
