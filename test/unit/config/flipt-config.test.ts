@@ -1,7 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigError, loadConfigWithSources } from '../../../src/app/config';
+import {
+  ConfigError,
+  describeOrigin,
+  loadConfigWithSources,
+  type ConfigOrigin,
+} from '../../../src/app/config';
 
 const FIXTURES = resolve(__dirname, '../../fixtures/flipt-config');
 const dir = mkdtempSync(join(tmpdir(), 'vexil-flipt-config-'));
@@ -279,6 +284,9 @@ describe("Flipt's configuration", () => {
       source: 'derived',
       from: ['db.protocol', 'db.host', 'db.port', 'db.name', 'db.user', 'db.password'],
     });
+    expect(describeOrigin('db.url', origins.get('db.url') as ConfigOrigin)).toBe(
+      'derived from db.protocol, db.host, db.port, db.name, db.user, db.password',
+    );
     const sqlite = loadConfigWithSources({
       env: { FLIPT_DB_PROTOCOL: 'sqlite', FLIPT_DB_NAME: '/var/opt/flipt/flipt.db' },
     });
