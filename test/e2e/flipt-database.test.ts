@@ -213,6 +213,15 @@ describe.each(enabledSqlBackends().map((b) => [b.name, b] as [string, SqlBackend
         variantId: v['id'],
         rollout: 100,
       });
+      // A namespace deleted and created again continues its versions (namespace_tombstones).
+      const namespace = { key: 'tmp', name: 'Tmp' };
+      expect((await call('POST', '/api/v1/namespaces', namespace))[0]).toBe(200);
+      expect((await call('DELETE', '/api/v1/namespaces/tmp'))[0]).toBe(200);
+      expect((await call('POST', '/api/v1/namespaces', namespace))[0]).toBe(200);
+      // Keys compare as the database's collation says: Flipt's MySQL tables ignore case.
+      expect((await call('POST', '/api/v1/namespaces', { key: 'TMP', name: 'TMP' }))[0]).toBe(
+        backend.name === 'mysql' ? 400 : 200,
+      );
       await call('PUT', `${ns}/flags/checkout`, {
         name: 'Checkout',
         enabled: true,

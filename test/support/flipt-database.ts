@@ -358,6 +358,10 @@ export async function createFliptDatabase(
   const db = await createIsolatedDatabase(backend, label);
   const raw = await openRaw(backend.name, db.url);
   try {
+    // Flipt's tables take the server's default collation, commonly a case-insensitive one.
+    if (backend.name === 'mysql') {
+      await raw.exec('ALTER DATABASE CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci');
+    }
     await raw.exec(fliptSchemaSql(backend.name));
     const migration = options.migration ?? { version: 16, dirty: false };
     await raw.query('INSERT INTO schema_migrations (version, dirty) VALUES (?, ?)', [

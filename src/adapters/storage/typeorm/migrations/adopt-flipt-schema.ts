@@ -121,8 +121,9 @@ const SQL_INDEXES = [
 
 function additions(dialect: DatabaseDialect): Addition[] {
   const version = dialect === 'sqlite' ? 'INTEGER' : 'BIGINT';
-  const tableSuffix =
-    dialect === 'mysql' ? ' ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin' : '';
+  // The database's own character set and collation, as Flipt's tables have: namespace keys
+  // then compare alike in both tables.
+  const tableSuffix = dialect === 'mysql' ? ' ENGINE=InnoDB' : '';
   const q = (name: string): string => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`);
   const list: Addition[] = [
     {
