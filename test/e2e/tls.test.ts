@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
+import { once } from 'node:events';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { connect as tlsConnect } from 'node:tls';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,7 +100,10 @@ describe('server.protocol: https', () => {
         `  url: file:${join(dir, 'flags.db')}`,
       ].join('\n'),
     );
-    vexil = await startVexil({}, { args: ['--config', config], waitForServing: false });
+    vexil = await startVexil(
+      { VEXIL_SERVER_SHUTDOWN_DRAIN: '1s' },
+      { args: ['--config', config], waitForServing: false },
+    );
     await serving(vexil.httpPort);
   });
   afterAll(() => vexil.stop());
@@ -180,6 +185,50 @@ describe('server.protocol: https', () => {
     });
     expect(run.stdout.trim()).toBe('SERVING');
     expect(run.code).toBe(0);
+  });
+
+  // Last: it stops the server.
+  it('on SIGTERM, answers NOT_SERVING during the drain and closes each HTTPS connection after its response', async () => {
+    const agent = new HttpsAgent({ keepAlive: true, maxSockets: 1, ca });
+    const get = (path: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const req = httpsRequest(
+          { host: '127.0.0.1', port: vexil.httpPort, path, agent },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    const flag = { key: 'drain', name: 'drain', type: 'BOOLEAN_FLAG_TYPE', enabled: true };
+    await https(vexil.httpPort, 'POST', '/api/v1/namespaces/default/flags', flag);
+    expect(await get('/health')).toEqual({ status: 200, connection: 'keep-alive' });
+    // A request whose body is still coming when SIGTERM arrives.
+    const slow = tlsConnect({ host: '127.0.0.1', port: vexil.httpPort, ca });
+    await once(slow, 'secureConnect');
+    let response = '';
+    slow.on('data', (d: Buffer) => (response += d.toString()));
+    const body = JSON.stringify({ namespaceKey: 'default', flagKey: 'drain', entityId: 'e' });
+    slow.write(
+      'POST /evaluate/v1/boolean HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    vexil.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await get('/health')).toEqual({ status: 503, connection: 'close' });
+    const closed = once(slow, 'close');
+    slow.write(body.slice(10));
+    await closed;
+    expect(response).toMatch(/^HTTP\/1\.1 200/);
+    expect(response).toMatch(/connection: close/i);
+    expect(response).toContain('"enabled":true');
+    expect(await vexil.exited).toBe(0);
+    agent.destroy();
   });
 });
 
