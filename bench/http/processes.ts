@@ -145,6 +145,8 @@ export async function startVexil(
         VEXIL_SERVER_GRPC_PORT: String(grpcPort),
         VEXIL_LOG_ENCODING: 'json',
         VEXIL_LOG_LEVEL: process.env['VEXIL_LOG_LEVEL'] ?? 'warn',
+        // Nothing balances a bench's traffic: stop at once.
+        VEXIL_SERVER_SHUTDOWN_DRAIN: '0s',
         VEXIL_DB_URL: `file:${path.join(dir, 'vexil.db')}`,
         ...env,
       },

@@ -36,6 +36,8 @@ function start(dbPath: string): Promise<Vexil> {
       VEXIL_SERVER_GRPC_PORT: '0',
       VEXIL_LOG_ENCODING: 'json',
       VEXIL_LOG_LEVEL: 'info',
+      // Nothing balances a bench's traffic: stop at once.
+      VEXIL_SERVER_SHUTDOWN_DRAIN: '0s',
       // Above the document by default, so it is served.
       VEXIL_EVALUATION_SNAPSHOT_MAX_BYTES: process.env['SNAPSHOT_MAX_BYTES'] ?? String(2 ** 30),
     },

@@ -75,6 +75,8 @@ async function round(build: Build, n: number): Promise<number[]> {
       VEXIL_SERVER_GRPC_PORT: String(grpcPort),
       VEXIL_LOG_LEVEL: 'warn',
       VEXIL_DB_URL: `file:${path.join(dir, 'vexil.db')}`,
+      // Nothing balances a bench's traffic: stop at once.
+      VEXIL_SERVER_SHUTDOWN_DRAIN: '0s',
     },
   });
   try {
