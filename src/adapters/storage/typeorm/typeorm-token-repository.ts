@@ -159,7 +159,7 @@ export class TypeormTokenRepository implements TokenRepository {
 
   async deleteExpiredAuthentications(method: AuthMethod, before: Timestamp): Promise<number> {
     return this.write(
-      `DELETE FROM ${this.authTable} WHERE method = ? AND expires_at IS NOT NULL AND expires_at < ?`,
+      `DELETE FROM ${this.authTable} WHERE method = ? AND expires_at IS NOT NULL AND ${this.earlier('expires_at')}`,
       [methodNumber(method), this.ts(before)],
     );
   }
@@ -170,7 +170,7 @@ export class TypeormTokenRepository implements TokenRepository {
       // one concurrent UPDATE match.
       const taken = await this.write(
         `UPDATE ${this.lockTable} SET version = version + 1, last_acquired_at = ?, acquired_until = ?` +
-          ` WHERE operation = ? AND (acquired_until IS NULL OR acquired_until < ?)`,
+          ` WHERE operation = ? AND (acquired_until IS NULL OR ${this.earlier('acquired_until')})`,
         [this.ts(now), this.ts(until), operation, this.ts(now)],
       );
       if (taken > 0) return { acquired: true, acquiredUntil: until };
@@ -335,6 +335,16 @@ export class TypeormTokenRepository implements TokenRepository {
       default:
         return column;
     }
+  }
+
+  /**
+   * `column < ?` for a timestamp. SQLite compares text: a database Flipt wrote holds
+   * `2024-05-01 09:10:00.5+00:00` beside Vexil's `2024-05-01T09:10:00.500000Z`, and on one day
+   * every text with the space sorts first. With the space made a `T` the texts order as the
+   * times do, to the microsecond: a shorter fraction ends in `+`, which sorts before any digit.
+   */
+  private earlier(column: string): string {
+    return this.dialect === 'sqlite' ? `replace(${column}, ' ', 'T') < ?` : `${column} < ?`;
   }
 
   /** A domain Timestamp as the dialect stores it (UTC, six digits). */
