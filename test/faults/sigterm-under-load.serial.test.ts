@@ -9,14 +9,16 @@ import { rest, scaled } from './fault-support';
 
 /*
  * SIGTERM in the middle of keep-alive evaluation load, over HTTP (fetch and node:http agents)
- * and gRPC. The clients behave as behind a load balancer: they stop sending once a health
- * check says NOT_SERVING or a connection is refused. Nothing they sent may fail, and a request
- * already on the wire when the listeners close is answered.
+ * and gRPC. The clients behave as behind a load balancer: they stop sending once health checks
+ * have said NOT_SERVING twice in a row, or a connection is refused. Nothing they sent may fail,
+ * every response during the drain closes its connection, and a request already on the wire
+ * when the listeners close is answered.
  */
 
 const DRAIN_MS = 2000;
-/** A load balancer's health-check interval. */
+/** A load balancer's health-check interval, and how many failed checks mark an instance down. */
 const CHECK_EVERY_MS = 250;
+const FALL = 2;
 const FETCH_CLIENTS = 3;
 const AGENT_CLIENTS = 3;
 const GRPC_CLIENTS = 2;
@@ -114,11 +116,27 @@ describe('SIGTERM under keep-alive evaluation load', () => {
     const t = { sigterm: Infinity, notServing: Infinity, refused: Infinity, exit: Infinity };
     let sending = true;
     const failures: string[] = [];
-    const counts = { http: 0, grpc: 0, afterSigterm: 0, keptAliveAfterSigterm: 0, refused: 0 };
+    const counts = { http: 0, grpc: 0, duringDrain: 0, keptAliveDuringDrain: 0, refused: 0 };
+    // A gRPC health watcher (as grpc-js's client-side health checking, or a service mesh).
+    const watched: Array<{ status: string; at: number }> = [];
+    const watch = (
+      clients.health as unknown as { Watch: (req: unknown) => grpc.ClientReadableStream<Json> }
+    ).Watch({ service: '' });
+    watch.on('data', (m: Json) =>
+      watched.push({ status: String(m['status']), at: performance.now() }),
+    );
+    const watchEnded = new Promise<number>((r) =>
+      watch.on('status', (st: grpc.StatusObject) => r(st.code)),
+    );
+    watch.on('error', () => undefined);
+    // The server notifies watchers and starts draining in the same step: a request sent after
+    // the watcher heard NOT_SERVING reached a draining server.
+    const drainingSince = (): number =>
+      watched.find((w) => w.status === 'NOT_SERVING')?.at ?? Infinity;
     const served = (sentAt: number, connection?: string): void => {
-      if (sentAt < t.sigterm) return;
-      counts.afterSigterm += 1;
-      if (connection !== undefined && connection !== 'close') counts.keptAliveAfterSigterm += 1;
+      if (sentAt < drainingSince()) return;
+      counts.duringDrain += 1;
+      if (connection !== undefined && connection !== 'close') counts.keptAliveDuringDrain += 1;
     };
     const failed = (what: string, err: unknown): void => {
       if (refused(err)) {
@@ -130,13 +148,15 @@ describe('SIGTERM under keep-alive evaluation load', () => {
 
     // The load balancer's health check: GET /health every CHECK_EVERY_MS.
     const checker = (async () => {
+      let down = 0;
       while (t.refused === Infinity) {
         try {
           const res = await fetch(`${vexil.baseUrl}/health`);
           const body = (await res.json()) as Json;
-          if (body['status'] === 'NOT_SERVING' && t.notServing === Infinity) {
-            t.notServing = performance.now();
-            sending = false;
+          if (body['status'] === 'NOT_SERVING') {
+            t.notServing = Math.min(t.notServing, performance.now());
+            down += 1;
+            if (down >= FALL) sending = false;
           }
         } catch (err) {
           failed('health', err);
@@ -222,20 +242,23 @@ describe('SIGTERM under keep-alive evaluation load', () => {
     const code = await vexil.exited;
     t.exit = performance.now();
     await Promise.all([checker, ...fetchLoops, ...agentLoops, ...grpcLoops, slowClosed]);
+    const watchCode = await watchEnded;
+    const watchedNotServing = drainingSince();
     for (const agent of agents) agent.destroy();
     for (const client of [...clients.evaluation, clients.health]) client.close();
 
     const since = (at: number): number => Math.round(at - t.sigterm);
     console.log(
       `SIGTERM under load (${FETCH_CLIENTS} fetch + ${AGENT_CLIENTS} node:http keep-alive clients, ` +
-        `${GRPC_CLIENTS} gRPC clients, drain ${DRAIN_MS} ms, health checked every ${CHECK_EVERY_MS} ms): ` +
+        `${GRPC_CLIENTS} gRPC clients, drain ${DRAIN_MS} ms, health checked every ${CHECK_EVERY_MS} ms, down after ${FALL} failed checks): ` +
         JSON.stringify({
           httpServed: counts.http,
           grpcServed: counts.grpc,
-          servedAfterSigterm: counts.afterSigterm,
+          servedDuringDrain: counts.duringDrain,
           failed: failures.length,
           refusedAttempts: counts.refused,
           notServingSeenAfterMs: since(t.notServing),
+          grpcWatchNotServingAfterMs: since(watchedNotServing),
           refusedAfterMs: since(t.refused),
           exitedAfterMs: since(t.exit),
           exitCode: code,
@@ -248,9 +271,13 @@ describe('SIGTERM under keep-alive evaluation load', () => {
     // The listeners kept serving for the drain period.
     expect(t.refused - t.sigterm).toBeGreaterThanOrEqual(DRAIN_MS - 50);
     expect(grpcHealth['status']).toBe('NOT_SERVING');
-    expect(counts.afterSigterm).toBeGreaterThan(0);
-    // Every response written after SIGTERM told its client not to reuse the connection.
-    expect(counts.keptAliveAfterSigterm).toBe(0);
+    // The watcher was told at once, then its stream ended cleanly when the listeners closed.
+    expect(watched[0]?.status).toBe('SERVING');
+    expect(watchedNotServing - t.sigterm).toBeLessThan(1000);
+    expect(watchCode).toBe(grpc.status.OK);
+    expect(counts.duringDrain).toBeGreaterThan(0);
+    // Every response written during the drain told its client not to reuse the connection.
+    expect(counts.keptAliveDuringDrain).toBe(0);
     expect(slowResponse).toMatch(/^HTTP\/1\.1 200/);
     expect(slowResponse).toMatch(/connection: close/i);
     expect(slowResponse).toContain('"enabled":true');
