@@ -194,3 +194,46 @@ export function NameAndKeyFields({
     </>
   );
 }
+
+/** Radio buttons choosing one of a few options, each with a line saying what it means. */
+export function ChoiceGroup<T extends string>({
+  legend,
+  name,
+  value,
+  onChange,
+  options,
+  disabled,
+  hint,
+}: {
+  legend: string;
+  name: string;
+  value: T;
+  onChange: (value: T) => void;
+  options: readonly { value: T; label: ReactNode; detail: string }[];
+  disabled?: boolean;
+  hint?: string;
+}) {
+  return (
+    <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
+      <legend className="label">{legend}</legend>
+      <div className="choice-group">
+        {options.map((o) => (
+          <label key={o.value} className="choice">
+            <input
+              type="radio"
+              name={name}
+              checked={value === o.value}
+              disabled={disabled}
+              onChange={() => onChange(o.value)}
+            />
+            <span>
+              {o.label}
+              <small>{o.detail}</small>
+            </span>
+          </label>
+        ))}
+      </div>
+      {hint ? <span className="hint">{hint}</span> : null}
+    </fieldset>
+  );
+}

@@ -5,6 +5,7 @@ import { flags as flagsApi, variants as variantsApi } from '../api/endpoints';
 import type { Flag, Variant } from '../api/types';
 import { ConfirmDialog } from '../components/dialog';
 import { SaveBar, SelectField, TextField } from '../components/form-fields';
+import { EditDeleteButtons, GuardedButton } from '../components/buttons';
 import { Icon } from '../components/icons';
 import { Switch } from '../components/switch';
 import { useToast } from '../components/toast';
@@ -87,24 +88,16 @@ export function FlagPage() {
               />
               <span aria-hidden="true">{flag.enabled ? 'Enabled' : 'Disabled'}</span>
             </label>
-            <button
-              type="button"
-              className="btn"
-              onClick={() => setCopying(true)}
-              disabled={readOnly !== undefined}
-              title={readOnly}
-            >
+            <GuardedButton className="btn" onClick={() => setCopying(true)} readOnly={readOnly}>
               <Icon name="copy" /> Copy to…
-            </button>
-            <button
-              type="button"
+            </GuardedButton>
+            <GuardedButton
               className="btn danger"
               onClick={() => setDeleting(true)}
-              disabled={readOnly !== undefined}
-              title={readOnly}
+              readOnly={readOnly}
             >
               <Icon name="trash" /> Delete
-            </button>
+            </GuardedButton>
           </>
         }
       />
@@ -261,15 +254,9 @@ function Variants({
           <h2 id="variants-h">Variants</h2>
           <p>What the flag can return.</p>
         </div>
-        <button
-          type="button"
-          className="btn small"
-          onClick={() => setEditing('new')}
-          disabled={readOnly !== undefined}
-          title={readOnly}
-        >
+        <GuardedButton className="btn small" onClick={() => setEditing('new')} readOnly={readOnly}>
           <Icon name="plus" /> Add variant
-        </button>
+        </GuardedButton>
       </div>
       {flag.variants.length === 0 ? (
         <EmptyState icon="flag" title="No variants">
@@ -290,26 +277,12 @@ function Variants({
                 </span>
                 {v.description ? <span className="item-sub">{v.description}</span> : null}
               </div>
-              <button
-                type="button"
-                className="btn small ghost"
-                onClick={() => setEditing(v)}
-                disabled={readOnly !== undefined}
-                aria-label={`Edit variant ${v.key}`}
-                title={readOnly ?? 'Edit'}
-              >
-                <Icon name="edit" />
-              </button>
-              <button
-                type="button"
-                className="btn small ghost"
-                onClick={() => setRemoving(v)}
-                disabled={readOnly !== undefined}
-                aria-label={`Delete variant ${v.key}`}
-                title={readOnly ?? 'Delete'}
-              >
-                <Icon name="trash" />
-              </button>
+              <EditDeleteButtons
+                what={`variant ${v.key}`}
+                readOnly={readOnly}
+                onEdit={() => setEditing(v)}
+                onDelete={() => setRemoving(v)}
+              />
             </li>
           ))}
         </ul>

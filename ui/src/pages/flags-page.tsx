@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { flags as flagsApi } from '../api/endpoints';
 import type { Flag } from '../api/types';
 import { CreateFlagDialog } from './flag-forms';
+import { GuardedButton } from '../components/buttons';
 import { Icon } from '../components/icons';
 import { Switch } from '../components/switch';
 import { useToast } from '../components/toast';
@@ -73,15 +74,13 @@ export function FlagsPage() {
             : `Namespace ${namespace}`
         }
         actions={
-          <button
-            type="button"
+          <GuardedButton
             className="btn primary"
             onClick={() => setCreating(true)}
-            disabled={readOnly !== undefined}
-            title={readOnly}
+            readOnly={readOnly}
           >
             <Icon name="plus" /> New flag
-          </button>
+          </GuardedButton>
         }
       />
       {query.isError ? <ErrorPanel error={query.error} retry={() => void query.refetch()} /> : null}
@@ -144,15 +143,13 @@ export function FlagsPage() {
             icon="flag"
             title="No flags yet"
             actions={
-              <button
-                type="button"
+              <GuardedButton
                 className="btn primary"
                 onClick={() => setCreating(true)}
-                disabled={readOnly !== undefined}
-                title={readOnly}
+                readOnly={readOnly}
               >
                 <Icon name="plus" /> Create your first flag
-              </button>
+              </GuardedButton>
             }
           >
             A flag turns a feature on or off, or picks a variant, for each user who asks.

@@ -5,6 +5,7 @@ import { segments as segmentsApi, constraints as constraintsApi } from '../api/e
 import type { Constraint, MatchType, Segment } from '../api/types';
 import { ConfirmDialog } from '../components/dialog';
 import { SaveBar, TextField } from '../components/form-fields';
+import { EditDeleteButtons, GuardedButton } from '../components/buttons';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
 import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
@@ -52,15 +53,13 @@ export function SegmentPage() {
         title={segment.name || segment.key}
         subtitle={<span className="mono">{segment.key}</span>}
         actions={
-          <button
-            type="button"
+          <GuardedButton
             className="btn danger"
             onClick={() => setDeleting(true)}
-            disabled={readOnly !== undefined}
-            title={readOnly}
+            readOnly={readOnly}
           >
             <Icon name="trash" /> Delete
-          </button>
+          </GuardedButton>
         }
       />
       <div className="grid-2">
@@ -167,7 +166,6 @@ function Constraints({
   const toast = useToast();
   const [editing, setEditing] = useState<Constraint | 'new'>();
   const [removing, setRemoving] = useState<Constraint>();
-  const ro = readOnly !== undefined;
   return (
     <section className="card section" aria-labelledby="constraints-h">
       <div className="section-head">
@@ -179,15 +177,9 @@ function Constraints({
               : 'An entity matches when all pass.'}
           </p>
         </div>
-        <button
-          type="button"
-          className="btn small"
-          onClick={() => setEditing('new')}
-          disabled={ro}
-          title={readOnly}
-        >
+        <GuardedButton className="btn small" onClick={() => setEditing('new')} readOnly={readOnly}>
           <Icon name="plus" /> Add constraint
-        </button>
+        </GuardedButton>
       </div>
       {segment.constraints.length === 0 ? (
         <EmptyState icon="segment" title="No constraints">
@@ -204,26 +196,12 @@ function Constraints({
                 </span>
                 {c.description ? <span className="item-sub">{c.description}</span> : null}
               </div>
-              <button
-                type="button"
-                className="btn small ghost"
-                aria-label={`Edit constraint on ${c.property}`}
-                title={readOnly ?? 'Edit'}
-                disabled={ro}
-                onClick={() => setEditing(c)}
-              >
-                <Icon name="edit" />
-              </button>
-              <button
-                type="button"
-                className="btn small ghost"
-                aria-label={`Delete constraint on ${c.property}`}
-                title={readOnly ?? 'Delete'}
-                disabled={ro}
-                onClick={() => setRemoving(c)}
-              >
-                <Icon name="trash" />
-              </button>
+              <EditDeleteButtons
+                what={`constraint on ${c.property}`}
+                readOnly={readOnly}
+                onEdit={() => setEditing(c)}
+                onDelete={() => setRemoving(c)}
+              />
             </li>
           ))}
         </ul>
