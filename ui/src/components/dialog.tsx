@@ -1,6 +1,7 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import * as Alert from '@radix-ui/react-alert-dialog';
-import { useState, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { DialogActions } from './form-fields';
 import { Icon } from './icons';
 import { messageOf } from '../lib/api-error';
 
@@ -46,6 +47,61 @@ export function Dialog({
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
+  );
+}
+
+/**
+ * A dialog holding one form: its fields are the children, then the form's error and the
+ * Cancel and submit buttons. Closing it any way calls onClose.
+ */
+export function FormDialog({
+  open = true,
+  onClose,
+  title,
+  description,
+  wide,
+  onSubmit,
+  error,
+  busy,
+  submitLabel,
+  busyLabel,
+  children,
+}: {
+  open?: boolean;
+  onClose: () => void;
+  title: string;
+  description?: ReactNode;
+  wide?: boolean;
+  onSubmit: () => Promise<void>;
+  error?: string;
+  busy: boolean;
+  submitLabel: string;
+  busyLabel?: string;
+  children: ReactNode;
+}) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void onSubmit();
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !o && onClose()}
+      title={title}
+      description={description}
+      wide={wide}
+    >
+      <form className="form" onSubmit={submit} noValidate>
+        {children}
+        <DialogActions
+          error={error}
+          busy={busy}
+          submitLabel={submitLabel}
+          busyLabel={busyLabel}
+          onCancel={onClose}
+        />
+      </form>
+    </Dialog>
   );
 }
 

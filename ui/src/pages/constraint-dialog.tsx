@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { constraints as constraintsApi } from '../api/endpoints';
 import type { ComparisonType, Constraint } from '../api/types';
 import { ChipsInput } from '../components/chips-input';
-import { Dialog } from '../components/dialog';
-import { DialogActions, SelectField, TextField } from '../components/form-fields';
+import { FormDialog } from '../components/dialog';
+import { SelectField, TextField } from '../components/form-fields';
 import { useToast } from '../components/toast';
 import { Field } from '../components/ui';
 import { useSubmit } from '../forms';
@@ -60,8 +60,7 @@ export function ConstraintDialog({
     if (next !== type) setValue('');
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const body = {
       type,
       property: property.trim(),
@@ -85,128 +84,121 @@ export function ConstraintDialog({
   };
 
   return (
-    <Dialog
-      open
-      onOpenChange={(o) => !o && onClose()}
+    <FormDialog
+      onClose={onClose}
       title={constraint ? 'Edit constraint' : 'New constraint'}
       wide
+      onSubmit={submit}
+      error={form.formError}
+      busy={form.busy}
+      submitLabel={constraint ? 'Save constraint' : 'Add constraint'}
     >
-      <form className="form" onSubmit={submit} noValidate>
-        <div className="row">
-          <SelectField
-            label="Type"
-            error={form.errors.type}
-            value={type}
-            onChange={(t) => changeType(t as ComparisonType)}
-          >
-            {COMPARISON_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {TYPE_LABELS[t]}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            label="Property"
-            mono
-            error={form.errors.property}
-            hint={
-              type === 'ENTITY_ID_COMPARISON_TYPE'
-                ? 'Compares the entity id itself.'
-                : 'A key of the evaluation context.'
-            }
-            value={property}
-            readOnly={type === 'ENTITY_ID_COMPARISON_TYPE'}
-            onChange={setProperty}
-            placeholder="plan"
-          />
-          <SelectField
-            label="Operator"
-            error={form.errors.operator}
-            value={operator}
-            onChange={setOperator}
-          >
-            {OPERATORS[type].map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </SelectField>
-        </div>
-        {input === 'none' ? null : input === 'list' ? (
-          <Field
-            label="Values"
-            error={form.errors.value}
-            hint={`Up to 100 ${type === 'NUMBER_COMPARISON_TYPE' ? 'numbers' : 'values'}. Enter or comma adds one.`}
-          >
-            {(a) => (
-              <ChipsInput
-                id={a.id}
-                items={parseListValue(value)}
-                onChange={(items) =>
-                  setValue(items.length === 0 ? '' : formatListValue(type, items))
-                }
-                invalid={a['aria-invalid']}
-                describedBy={a['aria-describedby']}
-              />
-            )}
-          </Field>
-        ) : input === 'datetime' ? (
-          <Field
-            label="Date and time"
-            error={form.errors.value}
-            hint={
-              <>
-                {rawDate
-                  ? 'RFC 3339 (2024-05-01T10:00:00Z) or a date (2024-05-01).'
-                  : `In your time zone; stored in UTC${value ? ` as ${value}` : ''}.`}{' '}
-                <button
-                  type="button"
-                  className="btn ghost small"
-                  onClick={() => setRawDate(!rawDate)}
-                >
-                  {rawDate ? 'Use the picker' : 'Type it instead'}
-                </button>
-              </>
-            }
-          >
-            {(a) =>
-              rawDate ? (
-                <input
-                  {...a}
-                  className="input mono"
-                  value={value}
-                  onChange={(e) => setValue(e.target.value)}
-                  placeholder="2024-05-01T10:00:00Z"
-                />
-              ) : (
-                <input
-                  {...a}
-                  className="input"
-                  type="datetime-local"
-                  value={toLocalInput(value)}
-                  onChange={(e) => setValue(fromLocalInput(e.target.value))}
-                />
-              )
-            }
-          </Field>
-        ) : (
-          <TextField
-            label="Value"
-            mono
-            error={form.errors.value}
-            inputMode={input === 'number' ? 'decimal' : undefined}
-            value={value}
-            onChange={setValue}
-          />
-        )}
-        <TextField label="Description" value={description} onChange={setDescription} />
-        <DialogActions
-          error={form.formError}
-          busy={form.busy}
-          submitLabel={constraint ? 'Save constraint' : 'Add constraint'}
-          onCancel={onClose}
+      <div className="row">
+        <SelectField
+          label="Type"
+          error={form.errors.type}
+          value={type}
+          onChange={(t) => changeType(t as ComparisonType)}
+        >
+          {COMPARISON_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {TYPE_LABELS[t]}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Property"
+          mono
+          error={form.errors.property}
+          hint={
+            type === 'ENTITY_ID_COMPARISON_TYPE'
+              ? 'Compares the entity id itself.'
+              : 'A key of the evaluation context.'
+          }
+          value={property}
+          readOnly={type === 'ENTITY_ID_COMPARISON_TYPE'}
+          onChange={setProperty}
+          placeholder="plan"
         />
-      </form>
-    </Dialog>
+        <SelectField
+          label="Operator"
+          error={form.errors.operator}
+          value={operator}
+          onChange={setOperator}
+        >
+          {OPERATORS[type].map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      {input === 'none' ? null : input === 'list' ? (
+        <Field
+          label="Values"
+          error={form.errors.value}
+          hint={`Up to 100 ${type === 'NUMBER_COMPARISON_TYPE' ? 'numbers' : 'values'}. Enter or comma adds one.`}
+        >
+          {(a) => (
+            <ChipsInput
+              id={a.id}
+              items={parseListValue(value)}
+              onChange={(items) => setValue(items.length === 0 ? '' : formatListValue(type, items))}
+              invalid={a['aria-invalid']}
+              describedBy={a['aria-describedby']}
+            />
+          )}
+        </Field>
+      ) : input === 'datetime' ? (
+        <Field
+          label="Date and time"
+          error={form.errors.value}
+          hint={
+            <>
+              {rawDate
+                ? 'RFC 3339 (2024-05-01T10:00:00Z) or a date (2024-05-01).'
+                : `In your time zone; stored in UTC${value ? ` as ${value}` : ''}.`}{' '}
+              <button
+                type="button"
+                className="btn ghost small"
+                onClick={() => setRawDate(!rawDate)}
+              >
+                {rawDate ? 'Use the picker' : 'Type it instead'}
+              </button>
+            </>
+          }
+        >
+          {(a) =>
+            rawDate ? (
+              <input
+                {...a}
+                className="input mono"
+                value={value}
+                onChange={(e) => setValue(e.target.value)}
+                placeholder="2024-05-01T10:00:00Z"
+              />
+            ) : (
+              <input
+                {...a}
+                className="input"
+                type="datetime-local"
+                value={toLocalInput(value)}
+                onChange={(e) => setValue(fromLocalInput(e.target.value))}
+              />
+            )
+          }
+        </Field>
+      ) : (
+        <TextField
+          label="Value"
+          mono
+          error={form.errors.value}
+          inputMode={input === 'number' ? 'decimal' : undefined}
+          value={value}
+          onChange={setValue}
+        />
+      )}
+      <TextField label="Description" value={description} onChange={setDescription} />
+    </FormDialog>
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
   flags as flagsApi,
@@ -7,14 +7,27 @@ import {
   variants as variantsApi,
 } from '../api/endpoints';
 import type { Flag, FlagType, Variant } from '../api/types';
-import { Dialog } from '../components/dialog';
-import { DialogActions, NameAndKeyFields, SelectField, TextField } from '../components/form-fields';
+import { FormDialog } from '../components/dialog';
+import { ChoiceGroup, NameAndKeyFields, SelectField, TextField } from '../components/form-fields';
 import { JsonEditor } from '../components/json-editor';
 import { useToast } from '../components/toast';
 import { Field } from '../components/ui';
 import { NAME_AND_KEY_FIELDS, useNameAndKey, useSubmit } from '../forms';
 import { keyError } from '../lib/keys';
 import { useSession } from '../session';
+
+const FLAG_TYPES = [
+  {
+    value: 'BOOLEAN_FLAG_TYPE',
+    label: 'Boolean',
+    detail: 'On or off, with percentage and segment rollouts.',
+  },
+  {
+    value: 'VARIANT_FLAG_TYPE',
+    label: 'Variant',
+    detail: 'Picks one of several variants, by rules and distributions.',
+  },
+] as const;
 
 export function CreateFlagDialog({
   open,
@@ -43,8 +56,7 @@ export function CreateFlagDialog({
     onOpenChange(next);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const { key, name } = names;
     let created: Flag | undefined;
     const ok = await form.run(
@@ -70,63 +82,31 @@ export function CreateFlagDialog({
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={close}
+      onClose={() => close(false)}
       title="New flag"
       description={`In namespace ${namespace}.`}
+      onSubmit={submit}
+      error={form.formError}
+      busy={form.busy}
+      submitLabel="Create flag"
+      busyLabel="Creating…"
     >
-      <form className="form" onSubmit={submit} noValidate>
-        <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
-          <legend className="label">Type</legend>
-          <div className="choice-group">
-            <label className="choice">
-              <input
-                type="radio"
-                name="type"
-                checked={type === 'BOOLEAN_FLAG_TYPE'}
-                onChange={() => setType('BOOLEAN_FLAG_TYPE')}
-              />
-              <span>
-                Boolean
-                <small>On or off, with percentage and segment rollouts.</small>
-              </span>
-            </label>
-            <label className="choice">
-              <input
-                type="radio"
-                name="type"
-                checked={type === 'VARIANT_FLAG_TYPE'}
-                onChange={() => setType('VARIANT_FLAG_TYPE')}
-              />
-              <span>
-                Variant
-                <small>Picks one of several variants, by rules and distributions.</small>
-              </span>
-            </label>
-          </div>
-        </fieldset>
-        <NameAndKeyFields
-          names={names}
-          errors={form.errors}
-          keyHint="What applications ask for. Letters, digits, - _ , only; cannot change later."
-        />
-        <TextField
-          label="Description"
-          multiline
-          error={form.errors.description}
-          value={description}
-          onChange={setDescription}
-        />
-        <DialogActions
-          error={form.formError}
-          busy={form.busy}
-          submitLabel="Create flag"
-          busyLabel="Creating…"
-          onCancel={() => close(false)}
-        />
-      </form>
-    </Dialog>
+      <ChoiceGroup legend="Type" name="type" value={type} onChange={setType} options={FLAG_TYPES} />
+      <NameAndKeyFields
+        names={names}
+        errors={form.errors}
+        keyHint="What applications ask for. Letters, digits, - _ , only; cannot change later."
+      />
+      <TextField
+        label="Description"
+        multiline
+        error={form.errors.description}
+        value={description}
+        onChange={setDescription}
+      />
+    </FormDialog>
   );
 }
 
@@ -158,8 +138,7 @@ export function VariantDialog({
   const [attachment, setAttachment] = useState(prettyJson(variant?.attachment ?? ''));
   const form = useSubmit(VARIANT_FIELDS);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const input = { key: key.trim(), name, description, attachment: attachment.trim() };
     const ok = await form.run(
       () =>
@@ -180,49 +159,45 @@ export function VariantDialog({
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onClose={() => onOpenChange(false)}
       title={variant ? `Edit variant ${variant.key}` : 'New variant'}
       wide
+      onSubmit={submit}
+      error={form.formError}
+      busy={form.busy}
+      submitLabel={variant ? 'Save variant' : 'Add variant'}
     >
-      <form className="form" onSubmit={submit} noValidate>
-        <div className="row">
-          <TextField
-            label="Key"
-            mono
-            error={form.errors.key}
-            autoFocus
-            value={key}
-            onChange={setKey}
-          />
-          <TextField label="Name" error={form.errors.name} value={name} onChange={setName} />
-        </div>
-        <TextField label="Description" value={description} onChange={setDescription} />
-        <Field
-          label="Attachment (JSON)"
-          error={form.errors.attachment}
-          hint='Optional data returned with this variant, for example {"color": "blue"}. Press Escape, then Tab, to leave the editor.'
-        >
-          {(a) => (
-            <JsonEditor
-              id={a.id}
-              label="Attachment (JSON)"
-              value={attachment}
-              onChange={setAttachment}
-              invalid={a['aria-invalid']}
-              describedBy={a['aria-describedby']}
-            />
-          )}
-        </Field>
-        <DialogActions
-          error={form.formError}
-          busy={form.busy}
-          submitLabel={variant ? 'Save variant' : 'Add variant'}
-          onCancel={() => onOpenChange(false)}
+      <div className="row">
+        <TextField
+          label="Key"
+          mono
+          error={form.errors.key}
+          autoFocus
+          value={key}
+          onChange={setKey}
         />
-      </form>
-    </Dialog>
+        <TextField label="Name" error={form.errors.name} value={name} onChange={setName} />
+      </div>
+      <TextField label="Description" value={description} onChange={setDescription} />
+      <Field
+        label="Attachment (JSON)"
+        error={form.errors.attachment}
+        hint='Optional data returned with this variant, for example {"color": "blue"}. Press Escape, then Tab, to leave the editor.'
+      >
+        {(a) => (
+          <JsonEditor
+            id={a.id}
+            label="Attachment (JSON)"
+            value={attachment}
+            onChange={setAttachment}
+            invalid={a['aria-invalid']}
+            describedBy={a['aria-describedby']}
+          />
+        )}
+      </Field>
+    </FormDialog>
   );
 }
 
@@ -275,8 +250,7 @@ export function CopyFlagDialog({
   const [target, setTarget] = useState('');
   const form = useSubmit(COPY_FIELDS);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const ok = await form.run(() => flagsApi.copy(namespace, flag.key, target), {
       target: target === '' ? 'Choose a namespace.' : undefined,
     });
@@ -292,39 +266,33 @@ export function CopyFlagDialog({
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onClose={() => onOpenChange(false)}
       title={`Copy ${flag.key} to another namespace`}
       description="Copies the flag with its variants, rules and rollouts. Segments it uses are copied too when the other namespace lacks them. Nothing is written unless everything can be."
+      onSubmit={submit}
+      error={form.formError}
+      busy={form.busy}
+      submitLabel="Copy flag"
+      busyLabel="Copying…"
     >
-      <form className="form" onSubmit={submit} noValidate>
-        <SelectField
-          label="Target namespace"
-          error={form.errors.target}
-          value={target}
-          onChange={setTarget}
-        >
-          <option value="">Choose…</option>
-          {targets.map((n) => (
-            <option key={n.key} value={n.key}>
-              {n.name} ({n.key})
-            </option>
-          ))}
-        </SelectField>
-        {list.isSuccess && targets.length === 0 ? (
-          <p className="muted">
-            There is no other namespace yet. Create one under Namespaces first.
-          </p>
-        ) : null}
-        <DialogActions
-          error={form.formError}
-          busy={form.busy}
-          submitLabel="Copy flag"
-          busyLabel="Copying…"
-          onCancel={() => onOpenChange(false)}
-        />
-      </form>
-    </Dialog>
+      <SelectField
+        label="Target namespace"
+        error={form.errors.target}
+        value={target}
+        onChange={setTarget}
+      >
+        <option value="">Choose…</option>
+        {targets.map((n) => (
+          <option key={n.key} value={n.key}>
+            {n.name} ({n.key})
+          </option>
+        ))}
+      </SelectField>
+      {list.isSuccess && targets.length === 0 ? (
+        <p className="muted">There is no other namespace yet. Create one under Namespaces first.</p>
+      ) : null}
+    </FormDialog>
   );
 }

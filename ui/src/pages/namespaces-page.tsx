@@ -1,12 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { namespaces as namespacesApi } from '../api/endpoints';
 import type { Namespace } from '../api/types';
-import { ConfirmDialog, Dialog } from '../components/dialog';
+import { ConfirmDialog, FormDialog } from '../components/dialog';
+import { EditDeleteButtons, GuardedButton } from '../components/buttons';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
-import { DialogActions, NameAndKeyFields, TextField } from '../components/form-fields';
+import { NameAndKeyFields, TextField } from '../components/form-fields';
 import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
 import { NAME_AND_KEY_FIELDS, useNameAndKey, useSubmit } from '../forms';
 import { keyError } from '../lib/keys';
@@ -19,22 +20,19 @@ export function NamespacesPage() {
   const query = useQuery({ queryKey: ['namespaces'], queryFn: namespacesApi.list });
   const [editing, setEditing] = useState<Namespace | 'new'>();
   const [removing, setRemoving] = useState<Namespace>();
-  const ro = readOnly !== undefined;
   return (
     <>
       <PageHead
         title="Namespaces"
         subtitle="Separate sets of flags and segments, for teams, products or environments."
         actions={
-          <button
-            type="button"
+          <GuardedButton
             className="btn primary"
             onClick={() => setEditing('new')}
-            disabled={ro}
-            title={readOnly}
+            readOnly={readOnly}
           >
             <Icon name="plus" /> New namespace
-          </button>
+          </GuardedButton>
         }
       />
       {query.isError ? <ErrorPanel error={query.error} retry={() => void query.refetch()} /> : null}
@@ -59,28 +57,15 @@ export function NamespacesPage() {
                   </span>
                   {n.description ? <span className="item-sub">{n.description}</span> : null}
                 </div>
-                <button
-                  type="button"
-                  className="btn small ghost"
-                  aria-label={`Edit namespace ${n.key}`}
-                  title={readOnly ?? 'Edit'}
-                  disabled={ro}
-                  onClick={() => setEditing(n)}
-                >
-                  <Icon name="edit" />
-                </button>
-                <button
-                  type="button"
-                  className="btn small ghost"
-                  aria-label={`Delete namespace ${n.key}`}
-                  title={
-                    readOnly ?? (n.protected ? 'The default namespace cannot be deleted' : 'Delete')
+                <EditDeleteButtons
+                  what={`namespace ${n.key}`}
+                  readOnly={readOnly}
+                  deleteBlocked={
+                    n.protected ? 'The default namespace cannot be deleted' : undefined
                   }
-                  disabled={ro || n.protected}
-                  onClick={() => setRemoving(n)}
-                >
-                  <Icon name="trash" />
-                </button>
+                  onEdit={() => setEditing(n)}
+                  onDelete={() => setRemoving(n)}
+                />
               </li>
             ))}
           </ul>
@@ -117,8 +102,7 @@ function NamespaceDialog({ namespace, onClose }: { namespace?: Namespace; onClos
   const names = useNameAndKey(namespace);
   const [description, setDescription] = useState(namespace?.description ?? '');
   const form = useSubmit(NAME_AND_KEY_FIELDS);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const { key, name } = names;
     const ok = await form.run(
       () =>
@@ -137,26 +121,21 @@ function NamespaceDialog({ namespace, onClose }: { namespace?: Namespace; onClos
     }
   };
   return (
-    <Dialog
-      open
-      onOpenChange={(o) => !o && onClose()}
+    <FormDialog
+      onClose={onClose}
       title={namespace ? `Edit namespace ${namespace.key}` : 'New namespace'}
+      onSubmit={submit}
+      error={form.formError}
+      busy={form.busy}
+      submitLabel={namespace ? 'Save' : 'Create namespace'}
     >
-      <form className="form" onSubmit={submit} noValidate>
-        <NameAndKeyFields
-          names={names}
-          errors={form.errors}
-          keyHint={namespace ? 'A namespace key cannot change.' : 'Letters, digits, - _ , only.'}
-          keyLocked={namespace !== undefined}
-        />
-        <TextField label="Description" multiline value={description} onChange={setDescription} />
-        <DialogActions
-          error={form.formError}
-          busy={form.busy}
-          submitLabel={namespace ? 'Save' : 'Create namespace'}
-          onCancel={onClose}
-        />
-      </form>
-    </Dialog>
+      <NameAndKeyFields
+        names={names}
+        errors={form.errors}
+        keyHint={namespace ? 'A namespace key cannot change.' : 'Letters, digits, - _ , only.'}
+        keyLocked={namespace !== undefined}
+      />
+      <TextField label="Description" multiline value={description} onChange={setDescription} />
+    </FormDialog>
   );
 }

@@ -1,21 +1,14 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
-import {
-  rollouts as rolloutsApi,
-  segments as segmentsApi,
-  type RolloutInput,
-} from '../api/endpoints';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { rollouts as rolloutsApi, type RolloutInput } from '../api/endpoints';
 import type { Flag, Rollout, SegmentOperator } from '../api/types';
-import { ConfirmDialog, Dialog } from '../components/dialog';
-import { Icon } from '../components/icons';
-import { SegmentPicker } from '../components/segment-picker';
-import { SortableList } from '../components/sortable-list';
+import { FormDialog } from '../components/dialog';
+import { ChoiceGroup, TextField } from '../components/form-fields';
+import { RankedSection } from '../components/ranked-section';
+import { SegmentLinks, SegmentsField } from '../components/segment-fields';
 import { useToast } from '../components/toast';
-import { EmptyState, ErrorPanel, Field, LoadingRows } from '../components/ui';
+import { Field } from '../components/ui';
 import { useSubmit } from '../forms';
-import { messageOf } from '../lib/api-error';
-import { changedOrder, move } from '../lib/reorder';
 import { joinSegments, rolloutSegments } from '../lib/segments';
 
 export function RolloutsEditor({
@@ -27,180 +20,63 @@ export function RolloutsEditor({
   namespace: string;
   readOnly?: string;
 }) {
-  const client = useQueryClient();
-  const toast = useToast();
-  const key = ['rollouts', namespace, flag.key];
-  const query = useQuery({ queryKey: key, queryFn: () => rolloutsApi.list(namespace, flag.key) });
-  const [items, setItems] = useState<Rollout[]>([]);
-  const [editing, setEditing] = useState<Rollout | 'new'>();
-  const [removing, setRemoving] = useState<Rollout>();
-  useEffect(() => setItems(query.data?.rules ?? []), [query.data]);
-
-  const reorder = async (next: Rollout[]) => {
-    const ids = changedOrder(items, next);
-    if (!ids) return;
-    const before = items;
-    setItems(next);
-    try {
-      await rolloutsApi.order(namespace, flag.key, ids);
-      toast('Rollout order saved');
-      void client.invalidateQueries({ queryKey: key });
-    } catch (err) {
-      setItems(before);
-      toast(`Could not reorder: ${messageOf(err)}`, 'error');
-    }
-  };
-
+  const fallback = <strong>{flag.enabled ? 'true' : 'false'}</strong>;
   return (
-    <section className="card section" aria-labelledby="rollouts-h">
-      <div className="section-head">
-        <div>
-          <h2 id="rollouts-h">Rollouts</h2>
-          <p>
-            Checked from the top; the first that applies decides the value. Otherwise the flag
-            returns <strong>{flag.enabled ? 'true' : 'false'}</strong> (its enabled state).
-          </p>
-        </div>
-        <button
-          type="button"
-          className="btn small"
-          onClick={() => setEditing('new')}
-          disabled={readOnly !== undefined}
-          title={readOnly}
-        >
-          <Icon name="plus" /> Add rollout
-        </button>
-      </div>
-      {query.isPending ? (
-        <LoadingRows label="Loading rollouts" />
-      ) : query.isError ? (
-        <div className="card-body">
-          <ErrorPanel error={query.error} retry={() => void query.refetch()} />
-        </div>
-      ) : items.length === 0 ? (
-        <EmptyState icon="segment" title="No rollouts">
-          Everyone gets <strong>{flag.enabled ? 'true' : 'false'}</strong>. Add a rollout to target
-          a segment or a percentage of entities.
-        </EmptyState>
-      ) : (
-        <SortableList
-          items={items}
-          onReorder={(next) => void reorder(next)}
-          disabled={readOnly !== undefined}
-          label={(r, i) => `rollout ${i + 1} (${describeRollout(r)})`}
-          render={(rollout, index, handle) => (
-            <>
-              {handle}
-              <span className="rank" aria-label={`Rank ${index + 1}`}>
-                {index + 1}
-              </span>
-              <div className="item-main">
-                <span className="item-title">
-                  {rollout.threshold ? (
-                    <>
-                      <span className="badge">Threshold</span> {rollout.threshold.percentage}% of
-                      entities
-                    </>
-                  ) : (
-                    <>
-                      <span className="badge">Segment</span>
-                      {rolloutSegments(rollout).map((s, i) => (
-                        <span key={s} className="inline">
-                          {i > 0 ? (
-                            <span className="badge">
-                              {rollout.segment?.segmentOperator === 'AND_SEGMENT_OPERATOR'
-                                ? 'AND'
-                                : 'OR'}
-                            </span>
-                          ) : null}
-                          <Link
-                            className="mono"
-                            to={`/namespaces/${encodeURIComponent(namespace)}/segments/${encodeURIComponent(s)}`}
-                          >
-                            {s}
-                          </Link>
-                        </span>
-                      ))}
-                    </>
-                  )}
-                  <span aria-hidden="true">→</span>
-                  <span className={`badge ${valueOf(rollout) ? 'on' : 'off'}`}>
-                    {valueOf(rollout) ? 'true' : 'false'}
-                  </span>
-                </span>
-                {rollout.description ? (
-                  <span className="item-sub">{rollout.description}</span>
-                ) : null}
-              </div>
-              <div className="btn-row">
-                <button
-                  type="button"
-                  className="btn small ghost"
-                  aria-label={`Move rollout ${index + 1} up`}
-                  disabled={readOnly !== undefined || index === 0}
-                  onClick={() => void reorder(move(items, index, index - 1))}
-                >
-                  <Icon name="up" />
-                </button>
-                <button
-                  type="button"
-                  className="btn small ghost"
-                  aria-label={`Move rollout ${index + 1} down`}
-                  disabled={readOnly !== undefined || index === items.length - 1}
-                  onClick={() => void reorder(move(items, index, index + 1))}
-                >
-                  <Icon name="down" />
-                </button>
-                <button
-                  type="button"
-                  className="btn small ghost"
-                  aria-label={`Edit rollout ${index + 1}`}
-                  title={readOnly ?? 'Edit'}
-                  disabled={readOnly !== undefined}
-                  onClick={() => setEditing(rollout)}
-                >
-                  <Icon name="edit" />
-                </button>
-                <button
-                  type="button"
-                  className="btn small ghost"
-                  aria-label={`Delete rollout ${index + 1}`}
-                  title={readOnly ?? 'Delete'}
-                  disabled={readOnly !== undefined}
-                  onClick={() => setRemoving(rollout)}
-                >
-                  <Icon name="trash" />
-                </button>
-              </div>
-            </>
-          )}
-        />
+    <RankedSection<Rollout>
+      noun="rollout"
+      intro={
+        <>
+          Checked from the top; the first that applies decides the value. Otherwise the flag returns{' '}
+          {fallback} (its enabled state).
+        </>
+      }
+      queryKey={['rollouts', namespace, flag.key]}
+      list={() => rolloutsApi.list(namespace, flag.key)}
+      order={(ids) => rolloutsApi.order(namespace, flag.key, ids)}
+      remove={(r) => rolloutsApi.remove(namespace, flag.key, r.id)}
+      removal="Entities it applied to fall through to the next rollouts."
+      readOnly={readOnly}
+      empty={
+        <>
+          Everyone gets {fallback}. Add a rollout to target a segment or a percentage of entities.
+        </>
+      }
+      describe={describeRollout}
+      render={(rollout) => (
+        <>
+          <span className="item-title">
+            {rollout.threshold ? (
+              <>
+                <span className="badge">Threshold</span> {rollout.threshold.percentage}% of entities
+              </>
+            ) : (
+              <>
+                <span className="badge">Segment</span>
+                <SegmentLinks
+                  namespace={namespace}
+                  keys={rolloutSegments(rollout)}
+                  operator={rollout.segment?.segmentOperator}
+                />
+              </>
+            )}
+            <span aria-hidden="true">→</span>
+            <span className={`badge ${valueOf(rollout) ? 'on' : 'off'}`}>
+              {valueOf(rollout) ? 'true' : 'false'}
+            </span>
+          </span>
+          {rollout.description ? <span className="item-sub">{rollout.description}</span> : null}
+        </>
       )}
-      {editing ? (
+      dialog={(rollout, items, onClose) => (
         <RolloutDialog
-          key={editing === 'new' ? 'new' : editing.id}
-          onClose={() => setEditing(undefined)}
+          onClose={onClose}
           flag={flag}
           namespace={namespace}
-          rollout={editing === 'new' ? undefined : editing}
+          rollout={rollout}
           nextRank={Math.max(0, ...items.map((r) => r.rank)) + 1}
         />
-      ) : null}
-      <ConfirmDialog
-        open={removing !== undefined}
-        onOpenChange={(o) => !o && setRemoving(undefined)}
-        title="Delete this rollout?"
-        confirmLabel="Delete rollout"
-        onConfirm={async () => {
-          if (!removing) return;
-          await rolloutsApi.remove(namespace, flag.key, removing.id);
-          await client.invalidateQueries({ queryKey: key });
-          toast('Rollout deleted');
-        }}
-      >
-        Entities it applied to fall through to the next rollouts.
-      </ConfirmDialog>
-    </section>
+      )}
+    />
   );
 }
 
@@ -210,6 +86,15 @@ function describeRollout(r: Rollout): string {
   if (r.threshold) return `${r.threshold.percentage}% threshold`;
   return joinSegments(rolloutSegments(r), r.segment?.segmentOperator ?? 'OR_SEGMENT_OPERATOR');
 }
+
+const ROLLOUT_KINDS = [
+  {
+    value: 'threshold',
+    label: 'Threshold',
+    detail: 'A stable percentage of entities, by their id.',
+  },
+  { value: 'segment', label: 'Segment', detail: 'Entities whose context matches segments.' },
+] as const;
 
 function RolloutDialog({
   onClose,
@@ -226,10 +111,6 @@ function RolloutDialog({
 }) {
   const client = useQueryClient();
   const toast = useToast();
-  const segments = useQuery({
-    queryKey: ['segments', namespace],
-    queryFn: () => segmentsApi.list(namespace),
-  });
   const [kind, setKind] = useState<'segment' | 'threshold'>(
     rollout?.threshold ? 'threshold' : rollout ? 'segment' : 'threshold',
   );
@@ -246,8 +127,7 @@ function RolloutDialog({
     '/rank/': 'form',
   });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const pct = Number(percentage);
     const body: RolloutInput =
       kind === 'threshold'
@@ -275,134 +155,71 @@ function RolloutDialog({
   };
 
   return (
-    <Dialog
-      open
-      onOpenChange={(o) => !o && onClose()}
+    <FormDialog
+      onClose={onClose}
       title={rollout ? `Edit rollout ${rollout.rank}` : 'New rollout'}
       wide
+      onSubmit={submit}
+      error={form.formError ?? form.errors.form}
+      busy={form.busy}
+      submitLabel={rollout ? 'Save rollout' : 'Add rollout'}
     >
-      <form className="form" onSubmit={submit} noValidate>
-        <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
-          <legend className="label">Type</legend>
-          <div className="choice-group">
-            <label className="choice">
-              <input
-                type="radio"
-                name="kind"
-                checked={kind === 'threshold'}
-                disabled={rollout !== undefined}
-                onChange={() => setKind('threshold')}
-              />
-              <span>
-                Threshold
-                <small>A stable percentage of entities, by their id.</small>
-              </span>
-            </label>
-            <label className="choice">
-              <input
-                type="radio"
-                name="kind"
-                checked={kind === 'segment'}
-                disabled={rollout !== undefined}
-                onChange={() => setKind('segment')}
-              />
-              <span>
-                Segment
-                <small>Entities whose context matches segments.</small>
-              </span>
-            </label>
-          </div>
-          {rollout ? (
-            <span className="hint">The type of an existing rollout cannot change.</span>
-          ) : null}
-        </fieldset>
-        {kind === 'threshold' ? (
-          <Field
-            label="Percentage"
-            error={form.errors.percentage}
-            hint="0 to 100; an entity stays in or out as the percentage grows."
-          >
-            {(a) => (
-              <span className="inline">
-                <input
-                  {...a}
-                  className="input"
-                  style={{ maxWidth: 140 }}
-                  type="number"
-                  min={0}
-                  max={100}
-                  step="any"
-                  inputMode="decimal"
-                  value={percentage}
-                  onChange={(e) => setPercentage(e.target.value)}
-                />
-                %
-              </span>
-            )}
-          </Field>
-        ) : (
-          <Field label="Segments" error={form.errors.segments}>
-            {(a) =>
-              (segments.data?.segments.length ?? 0) === 0 && !segments.isPending ? (
-                <p className="muted" id={a.id}>
-                  This namespace has no segments yet.{' '}
-                  <Link to={`/namespaces/${encodeURIComponent(namespace)}/segments`}>
-                    Create one
-                  </Link>{' '}
-                  first.
-                </p>
-              ) : (
-                <SegmentPicker
-                  id={a.id}
-                  segments={segments.data?.segments ?? []}
-                  selected={selected}
-                  onChange={setSelected}
-                  operator={operator}
-                  onOperatorChange={setOperator}
-                  error={a['aria-invalid']}
-                  describedBy={a['aria-describedby']}
-                />
-              )
-            }
-          </Field>
-        )}
-        <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
-          <legend className="label">Value returned</legend>
-          <div className="btn-row">
-            <label className="inline">
-              <input type="radio" name="value" checked={value} onChange={() => setValue(true)} />{' '}
-              true
-            </label>
-            <label className="inline">
-              <input type="radio" name="value" checked={!value} onChange={() => setValue(false)} />{' '}
-              false
-            </label>
-          </div>
-        </fieldset>
-        <Field label="Description">
+      <ChoiceGroup
+        legend="Type"
+        name="kind"
+        value={kind}
+        onChange={setKind}
+        options={ROLLOUT_KINDS}
+        disabled={rollout !== undefined}
+        hint={rollout ? 'The type of an existing rollout cannot change.' : undefined}
+      />
+      {kind === 'threshold' ? (
+        <Field
+          label="Percentage"
+          error={form.errors.percentage}
+          hint="0 to 100; an entity stays in or out as the percentage grows."
+        >
           {(a) => (
-            <input
-              {...a}
-              className="input"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
+            <span className="inline">
+              <input
+                {...a}
+                className="input"
+                style={{ maxWidth: 140 }}
+                type="number"
+                min={0}
+                max={100}
+                step="any"
+                inputMode="decimal"
+                value={percentage}
+                onChange={(e) => setPercentage(e.target.value)}
+              />
+              %
+            </span>
           )}
         </Field>
-        {form.formError || form.errors.form ? (
-          <p className="form-error" role="alert">
-            {form.formError ?? form.errors.form}
-          </p>
-        ) : null}
-        <div className="dialog-foot">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn primary" disabled={form.busy}>
-            {form.busy ? 'Saving…' : rollout ? 'Save rollout' : 'Add rollout'}
-          </button>
+      ) : (
+        <SegmentsField
+          namespace={namespace}
+          error={form.errors.segments}
+          selected={selected}
+          onChange={setSelected}
+          operator={operator}
+          onOperatorChange={setOperator}
+        />
+      )}
+      <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
+        <legend className="label">Value returned</legend>
+        <div className="btn-row">
+          <label className="inline">
+            <input type="radio" name="value" checked={value} onChange={() => setValue(true)} /> true
+          </label>
+          <label className="inline">
+            <input type="radio" name="value" checked={!value} onChange={() => setValue(false)} />{' '}
+            false
+          </label>
         </div>
-      </form>
-    </Dialog>
+      </fieldset>
+      <TextField label="Description" value={description} onChange={setDescription} />
+    </FormDialog>
   );
 }

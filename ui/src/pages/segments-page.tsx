@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { segments as segmentsApi } from '../api/endpoints';
 import type { MatchType } from '../api/types';
-import { Dialog } from '../components/dialog';
-import { DialogActions, NameAndKeyFields, TextField } from '../components/form-fields';
+import { FormDialog } from '../components/dialog';
+import { GuardedButton } from '../components/buttons';
+import { ChoiceGroup, NameAndKeyFields, TextField } from '../components/form-fields';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
 import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
@@ -37,15 +38,13 @@ export function SegmentsPage() {
         title="Segments"
         subtitle="Groups of entities, described by constraints on their context."
         actions={
-          <button
-            type="button"
+          <GuardedButton
             className="btn primary"
             onClick={() => setCreating(true)}
-            disabled={readOnly !== undefined}
-            title={readOnly}
+            readOnly={readOnly}
           >
             <Icon name="plus" /> New segment
-          </button>
+          </GuardedButton>
         }
       />
       {query.isError ? <ErrorPanel error={query.error} retry={() => void query.refetch()} /> : null}
@@ -71,15 +70,13 @@ export function SegmentsPage() {
             icon="segment"
             title="No segments yet"
             actions={
-              <button
-                type="button"
+              <GuardedButton
                 className="btn primary"
                 onClick={() => setCreating(true)}
-                disabled={readOnly !== undefined}
-                title={readOnly}
+                readOnly={readOnly}
               >
                 <Icon name="plus" /> Create a segment
-              </button>
+              </GuardedButton>
             }
           >
             Segments such as “beta testers” or “customers in France” let rules and rollouts target
@@ -161,8 +158,7 @@ function CreateSegmentDialog({
     onOpenChange(next);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const { key, name } = names;
     const ok = await form.run(
       () => segmentsApi.create(namespace, { key, name, description, matchType }),
@@ -182,31 +178,40 @@ function CreateSegmentDialog({
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={close}
+      onClose={() => close(false)}
       title="New segment"
       description={`In namespace ${namespace}.`}
+      onSubmit={submit}
+      error={form.formError}
+      busy={form.busy}
+      submitLabel="Create segment"
+      busyLabel="Creating…"
     >
-      <form className="form" onSubmit={submit} noValidate>
-        <NameAndKeyFields
-          names={names}
-          errors={form.errors}
-          keyHint="Letters, digits, - _ , only; cannot change later."
-        />
-        <TextField label="Description" multiline value={description} onChange={setDescription} />
-        <MatchTypeChoice value={matchType} onChange={setMatchType} />
-        <DialogActions
-          error={form.formError}
-          busy={form.busy}
-          submitLabel="Create segment"
-          busyLabel="Creating…"
-          onCancel={() => close(false)}
-        />
-      </form>
-    </Dialog>
+      <NameAndKeyFields
+        names={names}
+        errors={form.errors}
+        keyHint="Letters, digits, - _ , only; cannot change later."
+      />
+      <TextField label="Description" multiline value={description} onChange={setDescription} />
+      <MatchTypeChoice value={matchType} onChange={setMatchType} />
+    </FormDialog>
   );
 }
+
+const MATCH_TYPES = [
+  {
+    value: 'ALL_MATCH_TYPE',
+    label: 'All constraints pass',
+    detail: 'Every condition must hold (AND).',
+  },
+  {
+    value: 'ANY_MATCH_TYPE',
+    label: 'Any constraint passes',
+    detail: 'One condition is enough (OR).',
+  },
+] as const;
 
 export function MatchTypeChoice({
   value,
@@ -218,34 +223,13 @@ export function MatchTypeChoice({
   disabled?: boolean;
 }) {
   return (
-    <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
-      <legend className="label">Match when</legend>
-      <div className="choice-group">
-        <label className="choice">
-          <input
-            type="radio"
-            name="matchType"
-            checked={value === 'ALL_MATCH_TYPE'}
-            disabled={disabled}
-            onChange={() => onChange('ALL_MATCH_TYPE')}
-          />
-          <span>
-            All constraints pass<small>Every condition must hold (AND).</small>
-          </span>
-        </label>
-        <label className="choice">
-          <input
-            type="radio"
-            name="matchType"
-            checked={value === 'ANY_MATCH_TYPE'}
-            disabled={disabled}
-            onChange={() => onChange('ANY_MATCH_TYPE')}
-          />
-          <span>
-            Any constraint passes<small>One condition is enough (OR).</small>
-          </span>
-        </label>
-      </div>
-    </fieldset>
+    <ChoiceGroup
+      legend="Match when"
+      name="matchType"
+      value={value}
+      onChange={onChange}
+      options={MATCH_TYPES}
+      disabled={disabled}
+    />
   );
 }

@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { namespaces as namespacesApi, tokens as tokensApi } from '../api/endpoints';
 import type { Authentication } from '../api/types';
 import { CopyButton } from '../components/copy-button';
-import { ConfirmDialog, Dialog } from '../components/dialog';
-import { DialogActions, SelectField, TextField } from '../components/form-fields';
+import { ConfirmDialog, Dialog, FormDialog } from '../components/dialog';
+import { SelectField, TextField } from '../components/form-fields';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
 import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
@@ -152,8 +152,7 @@ function CreateTokenDialog({ onClose }: { onClose: () => void }) {
   const namespaces = useQuery({ queryKey: ['namespaces'], queryFn: namespacesApi.list });
   const form = useSubmit({ '/expires/i': 'expires' });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const expiresAt = fromLocalInput(expires);
     await form.run(
       async () => {
@@ -201,46 +200,45 @@ function CreateTokenDialog({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title="New client token">
-      <form className="form" onSubmit={submit} noValidate>
-        <TextField
-          label="Name"
-          error={form.errors.name}
-          autoFocus
-          value={name}
-          onChange={setName}
-          placeholder="checkout-service"
-        />
-        <TextField label="Description" value={description} onChange={setDescription} />
-        <SelectField
-          label="Namespace"
-          hint="A token scoped to one namespace can read and change only that namespace."
-          value={namespace}
-          onChange={setNamespace}
-        >
-          <option value="">All namespaces</option>
-          {(namespaces.data?.namespaces ?? []).map((n) => (
-            <option key={n.key} value={n.key}>
-              {n.name} ({n.key})
-            </option>
-          ))}
-        </SelectField>
-        <TextField
-          label="Expires"
-          error={form.errors.expires}
-          hint="Leave empty for a token that never expires."
-          type="datetime-local"
-          value={expires}
-          onChange={setExpires}
-        />
-        <DialogActions
-          error={form.formError}
-          busy={form.busy}
-          submitLabel="Create token"
-          busyLabel="Creating…"
-          onCancel={onClose}
-        />
-      </form>
-    </Dialog>
+    <FormDialog
+      onClose={onClose}
+      title="New client token"
+      onSubmit={submit}
+      error={form.formError}
+      busy={form.busy}
+      submitLabel="Create token"
+      busyLabel="Creating…"
+    >
+      <TextField
+        label="Name"
+        error={form.errors.name}
+        autoFocus
+        value={name}
+        onChange={setName}
+        placeholder="checkout-service"
+      />
+      <TextField label="Description" value={description} onChange={setDescription} />
+      <SelectField
+        label="Namespace"
+        hint="A token scoped to one namespace can read and change only that namespace."
+        value={namespace}
+        onChange={setNamespace}
+      >
+        <option value="">All namespaces</option>
+        {(namespaces.data?.namespaces ?? []).map((n) => (
+          <option key={n.key} value={n.key}>
+            {n.name} ({n.key})
+          </option>
+        ))}
+      </SelectField>
+      <TextField
+        label="Expires"
+        error={form.errors.expires}
+        hint="Leave empty for a token that never expires."
+        type="datetime-local"
+        value={expires}
+        onChange={setExpires}
+      />
+    </FormDialog>
   );
 }
