@@ -198,12 +198,15 @@ const bodyFor = (request: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<B
 
 function queryString(fields: Record<string, unknown>): string {
   const q = new URLSearchParams();
+  // Generated objects may have a key named toString, which String() cannot use.
+  const text = (v: unknown): string =>
+    typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
   for (const [k, v] of Object.entries(fields)) {
-    if (Array.isArray(v)) for (const item of v) q.append(k, String(item));
-    else q.append(k, typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+    if (Array.isArray(v)) for (const item of v) q.append(k, text(item));
+    else q.append(k, text(v));
   }
-  const text = q.toString();
-  return text === '' ? '' : `?${text}`;
+  const query = q.toString();
+  return query === '' ? '' : `?${query}`;
 }
 
 async function send(method: string, path: string, body: Body | undefined): Promise<void> {
