@@ -7,7 +7,7 @@ import { ConfirmDialog } from './dialog';
 import { Icon } from './icons';
 import { SortableList } from './sortable-list';
 import { useToast } from './toast';
-import { EmptyState, ErrorPanel, LoadingRows } from './ui';
+import { EmptyState, ErrorPanel, LoadingRows, Section } from './ui';
 
 interface Ranked {
   id: string;
@@ -78,12 +78,11 @@ export function RankedSection<T extends Ranked>({
   };
 
   return (
-    <section className="card section" aria-labelledby={`${plural}-h`}>
-      <div className="section-head">
-        <div>
-          <h2 id={`${plural}-h`}>{`${Noun}s`}</h2>
-          <p>{intro}</p>
-        </div>
+    <Section
+      id={`${plural}-h`}
+      title={`${Noun}s`}
+      intro={intro}
+      action={
         <GuardedButton
           className="btn small"
           onClick={() => setEditing('new')}
@@ -92,7 +91,8 @@ export function RankedSection<T extends Ranked>({
         >
           <Icon name="plus" /> Add {noun}
         </GuardedButton>
-      </div>
+      }
+    >
       {query.isPending ? (
         <LoadingRows label={`Loading ${plural}`} />
       ) : query.isError ? (
@@ -165,6 +165,6 @@ export function RankedSection<T extends Ranked>({
       >
         {removal}
       </ConfirmDialog>
-    </section>
+    </Section>
   );
 }

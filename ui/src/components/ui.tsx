@@ -115,3 +115,39 @@ export function PageHead({
     </header>
   );
 }
+
+/**
+ * A card on a page, named by its heading; an intro line under the heading, and an action
+ * (an Add button, say) beside it.
+ */
+export function Section({
+  id,
+  title,
+  intro,
+  action,
+  children,
+}: {
+  /** The heading's id, which names the section. */
+  id: string;
+  title: string;
+  intro?: ReactNode;
+  action?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section className="card section" aria-labelledby={id}>
+      <div className="section-head">
+        {intro === undefined ? (
+          <h2 id={id}>{title}</h2>
+        ) : (
+          <div>
+            <h2 id={id}>{title}</h2>
+            <p>{intro}</p>
+          </div>
+        )}
+        {action}
+      </div>
+      {children}
+    </section>
+  );
+}

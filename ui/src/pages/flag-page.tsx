@@ -1,15 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useNavigate, useParams } from 'react-router';
 import { flags as flagsApi, variants as variantsApi } from '../api/endpoints';
 import type { Flag, Variant } from '../api/types';
-import { ConfirmDialog } from '../components/dialog';
-import { SaveBar, SelectField, TextField } from '../components/form-fields';
 import { EditDeleteButtons, GuardedButton } from '../components/buttons';
+import { DeleteButton, DetailPage, DetailsSection } from '../components/detail-page';
+import { ConfirmDialog } from '../components/dialog';
+import { SelectField } from '../components/form-fields';
 import { Icon } from '../components/icons';
 import { Switch } from '../components/switch';
 import { useToast } from '../components/toast';
-import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
+import { EmptyState, PageHead, Section } from '../components/ui';
 import { useSubmit } from '../forms';
 import { messageOf } from '../lib/api-error';
 import { useNamespace } from '../namespace';
@@ -18,39 +19,43 @@ import { CopyFlagDialog, VariantDialog } from './flag-forms';
 import { RolloutsEditor } from './rollouts-editor';
 import { RulesEditor } from './rules-editor';
 
+export interface FlagSectionProps {
+  flag: Flag;
+  namespace: string;
+  readOnly?: string;
+}
+
 export function FlagPage() {
   const namespace = useNamespace();
   const { flagKey = '' } = useParams();
+  const query = useQuery({
+    queryKey: ['flag', namespace, flagKey],
+    queryFn: () => flagsApi.get(namespace, flagKey),
+  });
+  return (
+    <DetailPage
+      query={query}
+      listLabel="Flags"
+      listHref={`/namespaces/${encodeURIComponent(namespace)}/flags`}
+      itemKey={flagKey}
+      loadingLabel="Loading flag"
+    >
+      {(flag, crumbs) => <FlagView flag={flag} namespace={namespace} crumbs={crumbs} />}
+    </DetailPage>
+  );
+}
+
+function FlagView({
+  flag,
+  namespace,
+  crumbs,
+}: Omit<FlagSectionProps, 'readOnly'> & { crumbs: ReactNode }) {
   const readOnly = useReadOnly();
   const client = useQueryClient();
   const navigate = useNavigate();
   const toast = useToast();
   const [copying, setCopying] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const query = useQuery({
-    queryKey: ['flag', namespace, flagKey],
-    queryFn: () => flagsApi.get(namespace, flagKey),
-  });
-  const flag = query.data;
-  const nsLink = `/namespaces/${encodeURIComponent(namespace)}`;
-
-  const crumbs = (
-    <>
-      <Link to={`${nsLink}/flags`}>Flags</Link>
-      <span aria-hidden="true">/</span>
-      <span className="mono">{flagKey}</span>
-    </>
-  );
-
-  if (query.isPending) return <LoadingRows label="Loading flag" />;
-  if (query.isError || !flag) {
-    return (
-      <>
-        <PageHead title={flagKey} crumbs={crumbs} />
-        <ErrorPanel error={query.error} retry={() => void query.refetch()} />
-      </>
-    );
-  }
+  const sections = { flag, namespace, readOnly };
 
   const setEnabled = async (enabled: boolean) => {
     try {
@@ -91,44 +96,34 @@ export function FlagPage() {
             <GuardedButton className="btn" onClick={() => setCopying(true)} readOnly={readOnly}>
               <Icon name="copy" /> Copy to…
             </GuardedButton>
-            <GuardedButton
-              className="btn danger"
-              onClick={() => setDeleting(true)}
+            <DeleteButton
               readOnly={readOnly}
+              title={`Delete flag ${flag.key}?`}
+              confirmLabel="Delete flag"
+              onConfirm={async () => {
+                await flagsApi.remove(namespace, flag.key);
+                client.removeQueries({ queryKey: ['flag', namespace, flag.key] });
+                await client.invalidateQueries({ queryKey: ['flags', namespace] });
+                toast(`Flag ${flag.key} deleted`);
+                void navigate(`/namespaces/${encodeURIComponent(namespace)}/flags`);
+              }}
             >
-              <Icon name="trash" /> Delete
-            </GuardedButton>
+              Its variants, rules and rollouts are deleted with it. Applications asking for{' '}
+              <code>{flag.key}</code> will get “flag not found”. This cannot be undone.
+            </DeleteButton>
           </>
         }
       />
       <div className="grid-2">
-        <FlagSettings flag={flag} namespace={namespace} readOnly={readOnly} />
-        {flag.type === 'VARIANT_FLAG_TYPE' ? (
-          <Variants flag={flag} namespace={namespace} readOnly={readOnly} />
-        ) : null}
+        <FlagSettings {...sections} />
+        {flag.type === 'VARIANT_FLAG_TYPE' ? <Variants {...sections} /> : null}
       </div>
       {flag.type === 'VARIANT_FLAG_TYPE' ? (
-        <RulesEditor flag={flag} namespace={namespace} readOnly={readOnly} />
+        <RulesEditor {...sections} />
       ) : (
-        <RolloutsEditor flag={flag} namespace={namespace} readOnly={readOnly} />
+        <RolloutsEditor {...sections} />
       )}
       <CopyFlagDialog open={copying} onOpenChange={setCopying} namespace={namespace} flag={flag} />
-      <ConfirmDialog
-        open={deleting}
-        onOpenChange={setDeleting}
-        title={`Delete flag ${flag.key}?`}
-        confirmLabel="Delete flag"
-        onConfirm={async () => {
-          await flagsApi.remove(namespace, flag.key);
-          client.removeQueries({ queryKey: ['flag', namespace, flag.key] });
-          await client.invalidateQueries({ queryKey: ['flags', namespace] });
-          toast(`Flag ${flag.key} deleted`);
-          void navigate(`${nsLink}/flags`);
-        }}
-      >
-        Its variants, rules and rollouts are deleted with it. Applications asking for{' '}
-        <code>{flag.key}</code> will get “flag not found”. This cannot be undone.
-      </ConfirmDialog>
     </>
   );
 }
@@ -145,15 +140,7 @@ export function flagInput(flag: Flag) {
   };
 }
 
-function FlagSettings({
-  flag,
-  namespace,
-  readOnly,
-}: {
-  flag: Flag;
-  namespace: string;
-  readOnly?: string;
-}) {
+function FlagSettings({ flag, namespace, readOnly }: FlagSectionProps) {
   const client = useQueryClient();
   const toast = useToast();
   const [name, setName] = useState(flag.name);
@@ -172,8 +159,7 @@ function FlagSettings({
     description !== flag.description ||
     defaultVariant !== (flag.defaultVariant?.id ?? '');
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const ok = await form.run(
       async () => {
         const { defaultVariantId: _, ...rest } = flagInput(flag);
@@ -192,72 +178,54 @@ function FlagSettings({
   };
 
   return (
-    <section className="card section" aria-labelledby="settings-h">
-      <div className="section-head">
-        <h2 id="settings-h">Details</h2>
-      </div>
-      <form className="form card-body" onSubmit={submit} noValidate>
-        <TextField
-          label="Name"
-          error={form.errors.name}
-          value={name}
-          disabled={readOnly !== undefined}
-          onChange={setName}
-        />
-        <TextField
-          label="Description"
-          multiline
-          value={description}
-          disabled={readOnly !== undefined}
-          onChange={setDescription}
-        />
-        {flag.type === 'VARIANT_FLAG_TYPE' ? (
-          <SelectField
-            label="Default variant"
-            error={form.errors.defaultVariant}
-            hint="Returned when the flag is enabled and no rule matches."
-            value={defaultVariant}
-            disabled={readOnly !== undefined || flag.variants.length === 0}
-            onChange={setDefaultVariant}
-          >
-            <option value="">None</option>
-            {flag.variants.map((v) => (
-              <option key={v.id} value={v.id}>
-                {v.name ? `${v.name} (${v.key})` : v.key}
-              </option>
-            ))}
-          </SelectField>
-        ) : null}
-        <SaveBar error={form.formError} busy={form.busy} dirty={dirty} readOnly={readOnly} />
-      </form>
-    </section>
+    <DetailsSection
+      id="settings-h"
+      onSubmit={submit}
+      form={form}
+      name={name}
+      onNameChange={setName}
+      description={description}
+      onDescriptionChange={setDescription}
+      dirty={dirty}
+      readOnly={readOnly}
+    >
+      {flag.type === 'VARIANT_FLAG_TYPE' ? (
+        <SelectField
+          label="Default variant"
+          error={form.errors.defaultVariant}
+          hint="Returned when the flag is enabled and no rule matches."
+          value={defaultVariant}
+          disabled={readOnly !== undefined || flag.variants.length === 0}
+          onChange={setDefaultVariant}
+        >
+          <option value="">None</option>
+          {flag.variants.map((v) => (
+            <option key={v.id} value={v.id}>
+              {v.name ? `${v.name} (${v.key})` : v.key}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
+    </DetailsSection>
   );
 }
 
-function Variants({
-  flag,
-  namespace,
-  readOnly,
-}: {
-  flag: Flag;
-  namespace: string;
-  readOnly?: string;
-}) {
+function Variants({ flag, namespace, readOnly }: FlagSectionProps) {
   const client = useQueryClient();
   const toast = useToast();
   const [editing, setEditing] = useState<Variant | 'new'>();
   const [removing, setRemoving] = useState<Variant>();
   return (
-    <section className="card section" aria-labelledby="variants-h">
-      <div className="section-head">
-        <div>
-          <h2 id="variants-h">Variants</h2>
-          <p>What the flag can return.</p>
-        </div>
+    <Section
+      id="variants-h"
+      title="Variants"
+      intro="What the flag can return."
+      action={
         <GuardedButton className="btn small" onClick={() => setEditing('new')} readOnly={readOnly}>
           <Icon name="plus" /> Add variant
         </GuardedButton>
-      </div>
+      }
+    >
       {flag.variants.length === 0 ? (
         <EmptyState icon="flag" title="No variants">
           Add at least one variant, then a rule to choose between them.
@@ -313,6 +281,6 @@ function Variants({
         Distributions that give traffic to this variant are removed, and it stops being the default
         variant if it was.
       </ConfirmDialog>
-    </section>
+    </Section>
   );
 }

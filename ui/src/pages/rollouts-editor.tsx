@@ -9,17 +9,10 @@ import { SegmentLinks, SegmentsField } from '../components/segment-fields';
 import { useToast } from '../components/toast';
 import { Field } from '../components/ui';
 import { useSubmit } from '../forms';
+import type { FlagSectionProps } from './flag-page';
 import { joinSegments, rolloutSegments } from '../lib/segments';
 
-export function RolloutsEditor({
-  flag,
-  namespace,
-  readOnly,
-}: {
-  flag: Flag;
-  namespace: string;
-  readOnly?: string;
-}) {
+export function RolloutsEditor({ flag, namespace, readOnly }: FlagSectionProps) {
   const fallback = <strong>{flag.enabled ? 'true' : 'false'}</strong>;
   return (
     <RankedSection<Rollout>

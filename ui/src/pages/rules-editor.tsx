@@ -9,6 +9,7 @@ import { RankedSection } from '../components/ranked-section';
 import { SegmentLinks, SegmentsField } from '../components/segment-fields';
 import { useToast } from '../components/toast';
 import { useSubmit } from '../forms';
+import type { FlagSectionProps } from './flag-page';
 import { distributionTotal } from '../lib/distributions';
 import { joinSegments, ruleSegments } from '../lib/segments';
 
@@ -23,15 +24,7 @@ const COLORS = [
   '#ec4899',
 ];
 
-export function RulesEditor({
-  flag,
-  namespace,
-  readOnly,
-}: {
-  flag: Flag;
-  namespace: string;
-  readOnly?: string;
-}) {
+export function RulesEditor({ flag, namespace, readOnly }: FlagSectionProps) {
   const variantKey = (id: string) => flag.variants.find((v) => v.id === id)?.key ?? id;
   const colorOf = (id: string) =>
     COLORS[flag.variants.findIndex((v) => v.id === id) % COLORS.length];

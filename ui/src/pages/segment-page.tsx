@@ -1,14 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useNavigate, useParams } from 'react-router';
 import { segments as segmentsApi, constraints as constraintsApi } from '../api/endpoints';
 import type { Constraint, MatchType, Segment } from '../api/types';
-import { ConfirmDialog } from '../components/dialog';
-import { SaveBar, TextField } from '../components/form-fields';
 import { EditDeleteButtons, GuardedButton } from '../components/buttons';
+import { DeleteButton, DetailPage, DetailsSection } from '../components/detail-page';
+import { ConfirmDialog } from '../components/dialog';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
-import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
+import { EmptyState, PageHead, Section } from '../components/ui';
 import { useSubmit } from '../forms';
 import { describeConstraint, TYPE_LABELS } from '../lib/constraints';
 import { useNamespace } from '../namespace';
@@ -16,36 +16,42 @@ import { useReadOnly } from '../session';
 import { ConstraintDialog } from './constraint-dialog';
 import { MatchTypeChoice } from './segments-page';
 
+/** What each part of a segment's page is given. */
+interface SegmentSectionProps {
+  segment: Segment;
+  namespace: string;
+  readOnly?: string;
+}
+
 export function SegmentPage() {
   const namespace = useNamespace();
   const { segmentKey = '' } = useParams();
-  const readOnly = useReadOnly();
-  const client = useQueryClient();
-  const navigate = useNavigate();
-  const toast = useToast();
-  const [deleting, setDeleting] = useState(false);
   const query = useQuery({
     queryKey: ['segment', namespace, segmentKey],
     queryFn: () => segmentsApi.get(namespace, segmentKey),
   });
-  const nsLink = `/namespaces/${encodeURIComponent(namespace)}`;
-  const crumbs = (
-    <>
-      <Link to={`${nsLink}/segments`}>Segments</Link>
-      <span aria-hidden="true">/</span>
-      <span className="mono">{segmentKey}</span>
-    </>
+  return (
+    <DetailPage
+      query={query}
+      listLabel="Segments"
+      listHref={`/namespaces/${encodeURIComponent(namespace)}/segments`}
+      itemKey={segmentKey}
+      loadingLabel="Loading segment"
+    >
+      {(segment, crumbs) => <SegmentView segment={segment} namespace={namespace} crumbs={crumbs} />}
+    </DetailPage>
   );
-  const segment = query.data;
-  if (query.isPending) return <LoadingRows label="Loading segment" />;
-  if (query.isError || !segment) {
-    return (
-      <>
-        <PageHead title={segmentKey} crumbs={crumbs} />
-        <ErrorPanel error={query.error} retry={() => void query.refetch()} />
-      </>
-    );
-  }
+}
+
+function SegmentView({
+  segment,
+  namespace,
+  crumbs,
+}: Omit<SegmentSectionProps, 'readOnly'> & { crumbs: ReactNode }) {
+  const readOnly = useReadOnly();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const toast = useToast();
   return (
     <>
       <PageHead
@@ -53,48 +59,32 @@ export function SegmentPage() {
         title={segment.name || segment.key}
         subtitle={<span className="mono">{segment.key}</span>}
         actions={
-          <GuardedButton
-            className="btn danger"
-            onClick={() => setDeleting(true)}
+          <DeleteButton
             readOnly={readOnly}
+            title={`Delete segment ${segment.key}?`}
+            confirmLabel="Delete segment"
+            onConfirm={async () => {
+              await segmentsApi.remove(namespace, segment.key);
+              client.removeQueries({ queryKey: ['segment', namespace, segment.key] });
+              await client.invalidateQueries({ queryKey: ['segments', namespace] });
+              toast(`Segment ${segment.key} deleted`);
+              void navigate(`/namespaces/${encodeURIComponent(namespace)}/segments`);
+            }}
           >
-            <Icon name="trash" /> Delete
-          </GuardedButton>
+            A segment used by a rule or rollout cannot be deleted: remove those first. Its
+            constraints are deleted with it.
+          </DeleteButton>
         }
       />
       <div className="grid-2">
         <SegmentSettings segment={segment} namespace={namespace} readOnly={readOnly} />
         <Constraints segment={segment} namespace={namespace} readOnly={readOnly} />
       </div>
-      <ConfirmDialog
-        open={deleting}
-        onOpenChange={setDeleting}
-        title={`Delete segment ${segment.key}?`}
-        confirmLabel="Delete segment"
-        onConfirm={async () => {
-          await segmentsApi.remove(namespace, segment.key);
-          client.removeQueries({ queryKey: ['segment', namespace, segment.key] });
-          await client.invalidateQueries({ queryKey: ['segments', namespace] });
-          toast(`Segment ${segment.key} deleted`);
-          void navigate(`${nsLink}/segments`);
-        }}
-      >
-        A segment used by a rule or rollout cannot be deleted: remove those first. Its constraints
-        are deleted with it.
-      </ConfirmDialog>
     </>
   );
 }
 
-function SegmentSettings({
-  segment,
-  namespace,
-  readOnly,
-}: {
-  segment: Segment;
-  namespace: string;
-  readOnly?: string;
-}) {
+function SegmentSettings({ segment, namespace, readOnly }: SegmentSectionProps) {
   const client = useQueryClient();
   const toast = useToast();
   const [name, setName] = useState(segment.name);
@@ -108,8 +98,7 @@ function SegmentSettings({
   }, [segment]);
   const dirty =
     name !== segment.name || description !== segment.description || matchType !== segment.matchType;
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const ok = await form.run(
       async () => {
         const updated = await segmentsApi.update(namespace, {
@@ -125,62 +114,47 @@ function SegmentSettings({
     );
     if (ok) toast('Segment saved');
   };
-  const ro = readOnly !== undefined;
   return (
-    <section className="card section" aria-labelledby="seg-settings-h">
-      <div className="section-head">
-        <h2 id="seg-settings-h">Details</h2>
-      </div>
-      <form className="form card-body" onSubmit={submit} noValidate>
-        <TextField
-          label="Name"
-          error={form.errors.name}
-          value={name}
-          disabled={ro}
-          onChange={setName}
-        />
-        <TextField
-          label="Description"
-          multiline
-          value={description}
-          disabled={ro}
-          onChange={setDescription}
-        />
-        <MatchTypeChoice value={matchType} onChange={setMatchType} disabled={ro} />
-        <SaveBar error={form.formError} busy={form.busy} dirty={dirty} readOnly={readOnly} />
-      </form>
-    </section>
+    <DetailsSection
+      id="seg-settings-h"
+      onSubmit={submit}
+      form={form}
+      name={name}
+      onNameChange={setName}
+      description={description}
+      onDescriptionChange={setDescription}
+      dirty={dirty}
+      readOnly={readOnly}
+    >
+      <MatchTypeChoice
+        value={matchType}
+        onChange={setMatchType}
+        disabled={readOnly !== undefined}
+      />
+    </DetailsSection>
   );
 }
 
-function Constraints({
-  segment,
-  namespace,
-  readOnly,
-}: {
-  segment: Segment;
-  namespace: string;
-  readOnly?: string;
-}) {
+function Constraints({ segment, namespace, readOnly }: SegmentSectionProps) {
   const client = useQueryClient();
   const toast = useToast();
   const [editing, setEditing] = useState<Constraint | 'new'>();
   const [removing, setRemoving] = useState<Constraint>();
   return (
-    <section className="card section" aria-labelledby="constraints-h">
-      <div className="section-head">
-        <div>
-          <h2 id="constraints-h">Constraints</h2>
-          <p>
-            {segment.matchType === 'ANY_MATCH_TYPE'
-              ? 'An entity matches when any one passes.'
-              : 'An entity matches when all pass.'}
-          </p>
-        </div>
+    <Section
+      id="constraints-h"
+      title="Constraints"
+      intro={
+        segment.matchType === 'ANY_MATCH_TYPE'
+          ? 'An entity matches when any one passes.'
+          : 'An entity matches when all pass.'
+      }
+      action={
         <GuardedButton className="btn small" onClick={() => setEditing('new')} readOnly={readOnly}>
           <Icon name="plus" /> Add constraint
         </GuardedButton>
-      </div>
+      }
+    >
       {segment.constraints.length === 0 ? (
         <EmptyState icon="segment" title="No constraints">
           A segment without constraints matches every entity.
@@ -230,6 +204,6 @@ function Constraints({
       >
         {removing ? <code>{describeConstraint(removing)}</code> : null} will no longer be checked.
       </ConfirmDialog>
-    </section>
+    </Section>
   );
 }
