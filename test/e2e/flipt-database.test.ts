@@ -194,6 +194,40 @@ describe.each(enabledSqlBackends().map((b) => [b.name, b] as [string, SqlBackend
       ]);
     });
 
+    it('exports what Flipt stored as Flipt exports it', async () => {
+      const res = await fetch(`${vexil?.baseUrl}/api/v1/namespaces/team/export`, {
+        headers: { authorization: `Bearer ${FLIPT_TOKEN}` },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(
+        [
+          'version: "1.4"',
+          'namespace:',
+          '  key: team',
+          '  name: Team',
+          '  description: the team',
+          'flags:',
+          '  - key: search',
+          '    name: search',
+          '    type: VARIANT_FLAG_TYPE',
+          '    enabled: true',
+          '    variants:',
+          '      - key: new',
+          '        name: new',
+          '    rules:',
+          '      - segment: everyone',
+          '        distributions:',
+          '          - variant: new',
+          '            rollout: 100',
+          'segments:',
+          '  - key: everyone',
+          '    name: everyone',
+          '    match_type: ALL_MATCH_TYPE',
+          '',
+        ].join('\n'),
+      );
+    });
+
     it("writes through Vexil leave Flipt's tables and schema_migrations as Flipt expects", async () => {
       const ns = '/api/v1/namespaces/default';
       expect(
