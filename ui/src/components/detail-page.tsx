@@ -1,41 +1,66 @@
-import type { UseQueryResult } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import type { FieldErrors } from '../forms';
+import { useNamespace } from '../namespace';
+import { useReadOnly } from '../session';
 import { GuardedButton } from './buttons';
 import { ConfirmDialog } from './dialog';
 import { SaveBar, TextField } from './form-fields';
 import { Icon } from './icons';
+import { useToast } from './toast';
 import { ErrorPanel, LoadingRows, PageHead, Section } from './ui';
 
+/** What the page of a flag or segment gives the view of the thing itself. */
+export interface DetailParts {
+  namespace: string;
+  readOnly?: string;
+  crumbs: ReactNode;
+  /** Deletes the thing, after asking, and goes back to the list. */
+  deleteButton: ReactNode;
+}
+
 /**
- * The page of one flag or segment: breadcrumbs back to its list, a placeholder while it loads,
- * and the error (with the page's title and breadcrumbs still there) when it cannot.
+ * The page of one flag or segment (its key is the route's `flagKey` or `segmentKey`):
+ * breadcrumbs back to its list, a placeholder while it loads, the error (with the title and
+ * breadcrumbs still there) when it cannot, and its Delete button.
  */
-export function DetailPage<T>({
-  query,
-  listLabel,
-  listHref,
-  itemKey,
-  loadingLabel,
+export function DetailPage<T extends { key: string }>({
+  kind,
+  get,
+  remove,
+  deleteWarning,
   children,
 }: {
-  query: UseQueryResult<T>;
-  listLabel: string;
-  listHref: string;
-  itemKey: string;
-  loadingLabel: string;
-  children: (item: T, crumbs: ReactNode) => ReactNode;
+  kind: 'flag' | 'segment';
+  get: (namespace: string, key: string) => Promise<T>;
+  remove: (namespace: string, key: string) => Promise<unknown>;
+  /** What deleting it means, said before it is deleted. */
+  deleteWarning: (item: T) => ReactNode;
+  children: (item: T, parts: DetailParts) => ReactNode;
 }) {
+  const namespace = useNamespace();
+  const itemKey = useParams()[`${kind}Key`] ?? '';
+  const readOnly = useReadOnly();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const query = useQuery({
+    queryKey: [kind, namespace, itemKey],
+    queryFn: () => get(namespace, itemKey),
+  });
+  const listHref = `/namespaces/${encodeURIComponent(namespace)}/${kind}s`;
+  const Kind = kind === 'flag' ? 'Flag' : 'Segment';
   const crumbs = (
     <>
-      <Link to={listHref}>{listLabel}</Link>
+      <Link to={listHref}>{`${Kind}s`}</Link>
       <span aria-hidden="true">/</span>
       <span className="mono">{itemKey}</span>
     </>
   );
-  if (query.isPending) return <LoadingRows label={loadingLabel} />;
-  if (query.isError || query.data === undefined) {
+  const item = query.data;
+  if (query.isPending) return <LoadingRows label={`Loading ${kind}`} />;
+  if (query.isError || item === undefined) {
     return (
       <>
         <PageHead title={itemKey} crumbs={crumbs} />
@@ -43,11 +68,27 @@ export function DetailPage<T>({
       </>
     );
   }
-  return children(query.data, crumbs);
+  const deleteButton = (
+    <DeleteButton
+      readOnly={readOnly}
+      title={`Delete ${kind} ${item.key}?`}
+      confirmLabel={`Delete ${kind}`}
+      onConfirm={async () => {
+        await remove(namespace, item.key);
+        client.removeQueries({ queryKey: [kind, namespace, item.key] });
+        await client.invalidateQueries({ queryKey: [`${kind}s`, namespace] });
+        toast(`${Kind} ${item.key} deleted`);
+        void navigate(listHref);
+      }}
+    >
+      {deleteWarning(item)}
+    </DeleteButton>
+  );
+  return children(item, { namespace, readOnly, crumbs, deleteButton });
 }
 
 /** A page's Delete button, and the question it asks before deleting. */
-export function DeleteButton({
+function DeleteButton({
   readOnly,
   title,
   confirmLabel,

@@ -7,13 +7,13 @@ import {
   variants as variantsApi,
 } from '../api/endpoints';
 import type { Flag, FlagType, Variant } from '../api/types';
+import { CreateDialog } from '../components/create-dialog';
 import { FormDialog } from '../components/dialog';
-import { ChoiceGroup, NameAndKeyFields, SelectField, TextField } from '../components/form-fields';
+import { ChoiceGroup, SelectField, TextField } from '../components/form-fields';
 import { JsonEditor } from '../components/json-editor';
 import { useToast } from '../components/toast';
 import { Field } from '../components/ui';
-import { NAME_AND_KEY_FIELDS, useNameAndKey, useSubmit } from '../forms';
-import { keyError } from '../lib/keys';
+import { useSubmit } from '../forms';
 import { useSession } from '../session';
 
 const FLAG_TYPES = [
@@ -38,75 +38,26 @@ export function CreateFlagDialog({
   onOpenChange: (open: boolean) => void;
   namespace: string;
 }) {
-  const client = useQueryClient();
-  const navigate = useNavigate();
-  const toast = useToast();
-  const names = useNameAndKey();
-  const [description, setDescription] = useState('');
   const [type, setType] = useState<FlagType>('BOOLEAN_FLAG_TYPE');
-  const form = useSubmit(NAME_AND_KEY_FIELDS);
-
-  const close = (next: boolean) => {
-    if (!next) {
-      names.reset();
-      setDescription('');
-      setType('BOOLEAN_FLAG_TYPE');
-      form.reset();
-    }
-    onOpenChange(next);
-  };
-
-  const submit = async () => {
-    const { key, name } = names;
-    let created: Flag | undefined;
-    const ok = await form.run(
-      async () => {
-        created = await flagsApi.create(namespace, {
-          key,
-          name,
-          description,
-          type,
-          enabled: false,
-        });
-      },
-      { key: keyError(key), name: name.trim() === '' ? 'Enter a name.' : undefined },
-    );
-    if (ok && created) {
-      await client.invalidateQueries({ queryKey: ['flags', namespace] });
-      toast(`Flag ${created.key} created`);
-      close(false);
-      void navigate(
-        `/namespaces/${encodeURIComponent(namespace)}/flags/${encodeURIComponent(created.key)}`,
-      );
-    }
-  };
-
   return (
-    <FormDialog
+    <CreateDialog
+      kind="flag"
       open={open}
-      onClose={() => close(false)}
-      title="New flag"
-      description={`In namespace ${namespace}.`}
-      onSubmit={submit}
-      error={form.formError}
-      busy={form.busy}
-      submitLabel="Create flag"
-      busyLabel="Creating…"
-    >
-      <ChoiceGroup legend="Type" name="type" value={type} onChange={setType} options={FLAG_TYPES} />
-      <NameAndKeyFields
-        names={names}
-        errors={form.errors}
-        keyHint="What applications ask for. Letters, digits, - _ , only; cannot change later."
-      />
-      <TextField
-        label="Description"
-        multiline
-        error={form.errors.description}
-        value={description}
-        onChange={setDescription}
-      />
-    </FormDialog>
+      onOpenChange={onOpenChange}
+      namespace={namespace}
+      keyHint="What applications ask for. Letters, digits, - _ , only; cannot change later."
+      create={(input) => flagsApi.create(namespace, { ...input, type, enabled: false })}
+      onReset={() => setType('BOOLEAN_FLAG_TYPE')}
+      fieldsBefore={
+        <ChoiceGroup
+          legend="Type"
+          name="type"
+          value={type}
+          onChange={setType}
+          options={FLAG_TYPES}
+        />
+      }
+    />
   );
 }
 

@@ -1,10 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { flags as flagsApi, variants as variantsApi } from '../api/endpoints';
 import type { Flag, Variant } from '../api/types';
 import { EditDeleteButtons, GuardedButton } from '../components/buttons';
-import { DeleteButton, DetailPage, DetailsSection } from '../components/detail-page';
+import { DetailPage, DetailsSection, type DetailParts } from '../components/detail-page';
 import { ConfirmDialog } from '../components/dialog';
 import { SelectField } from '../components/form-fields';
 import { Icon } from '../components/icons';
@@ -13,8 +12,6 @@ import { useToast } from '../components/toast';
 import { EmptyState, PageHead, Section } from '../components/ui';
 import { useSubmit } from '../forms';
 import { messageOf } from '../lib/api-error';
-import { useNamespace } from '../namespace';
-import { useReadOnly } from '../session';
 import { CopyFlagDialog, VariantDialog } from './flag-forms';
 import { RolloutsEditor } from './rollouts-editor';
 import { RulesEditor } from './rules-editor';
@@ -26,21 +23,19 @@ export interface FlagSectionProps {
 }
 
 export function FlagPage() {
-  const namespace = useNamespace();
-  const { flagKey = '' } = useParams();
-  const query = useQuery({
-    queryKey: ['flag', namespace, flagKey],
-    queryFn: () => flagsApi.get(namespace, flagKey),
-  });
   return (
     <DetailPage
-      query={query}
-      listLabel="Flags"
-      listHref={`/namespaces/${encodeURIComponent(namespace)}/flags`}
-      itemKey={flagKey}
-      loadingLabel="Loading flag"
+      kind="flag"
+      get={flagsApi.get}
+      remove={flagsApi.remove}
+      deleteWarning={(flag) => (
+        <>
+          Its variants, rules and rollouts are deleted with it. Applications asking for{' '}
+          <code>{flag.key}</code> will get “flag not found”. This cannot be undone.
+        </>
+      )}
     >
-      {(flag, crumbs) => <FlagView flag={flag} namespace={namespace} crumbs={crumbs} />}
+      {(flag, parts) => <FlagView flag={flag} {...parts} />}
     </DetailPage>
   );
 }
@@ -48,11 +43,11 @@ export function FlagPage() {
 function FlagView({
   flag,
   namespace,
+  readOnly,
   crumbs,
-}: Omit<FlagSectionProps, 'readOnly'> & { crumbs: ReactNode }) {
-  const readOnly = useReadOnly();
+  deleteButton,
+}: { flag: Flag } & DetailParts) {
   const client = useQueryClient();
-  const navigate = useNavigate();
   const toast = useToast();
   const [copying, setCopying] = useState(false);
   const sections = { flag, namespace, readOnly };
@@ -96,21 +91,7 @@ function FlagView({
             <GuardedButton className="btn" onClick={() => setCopying(true)} readOnly={readOnly}>
               <Icon name="copy" /> Copy to…
             </GuardedButton>
-            <DeleteButton
-              readOnly={readOnly}
-              title={`Delete flag ${flag.key}?`}
-              confirmLabel="Delete flag"
-              onConfirm={async () => {
-                await flagsApi.remove(namespace, flag.key);
-                client.removeQueries({ queryKey: ['flag', namespace, flag.key] });
-                await client.invalidateQueries({ queryKey: ['flags', namespace] });
-                toast(`Flag ${flag.key} deleted`);
-                void navigate(`/namespaces/${encodeURIComponent(namespace)}/flags`);
-              }}
-            >
-              Its variants, rules and rollouts are deleted with it. Applications asking for{' '}
-              <code>{flag.key}</code> will get “flag not found”. This cannot be undone.
-            </DeleteButton>
+            {deleteButton}
           </>
         }
       />

@@ -1,18 +1,15 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { segments as segmentsApi, constraints as constraintsApi } from '../api/endpoints';
 import type { Constraint, MatchType, Segment } from '../api/types';
 import { EditDeleteButtons, GuardedButton } from '../components/buttons';
-import { DeleteButton, DetailPage, DetailsSection } from '../components/detail-page';
+import { DetailPage, DetailsSection } from '../components/detail-page';
 import { ConfirmDialog } from '../components/dialog';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
 import { EmptyState, PageHead, Section } from '../components/ui';
 import { useSubmit } from '../forms';
 import { describeConstraint, TYPE_LABELS } from '../lib/constraints';
-import { useNamespace } from '../namespace';
-import { useReadOnly } from '../session';
 import { ConstraintDialog } from './constraint-dialog';
 import { MatchTypeChoice } from './segments-page';
 
@@ -24,63 +21,30 @@ interface SegmentSectionProps {
 }
 
 export function SegmentPage() {
-  const namespace = useNamespace();
-  const { segmentKey = '' } = useParams();
-  const query = useQuery({
-    queryKey: ['segment', namespace, segmentKey],
-    queryFn: () => segmentsApi.get(namespace, segmentKey),
-  });
   return (
     <DetailPage
-      query={query}
-      listLabel="Segments"
-      listHref={`/namespaces/${encodeURIComponent(namespace)}/segments`}
-      itemKey={segmentKey}
-      loadingLabel="Loading segment"
+      kind="segment"
+      get={segmentsApi.get}
+      remove={segmentsApi.remove}
+      deleteWarning={() =>
+        'A segment used by a rule or rollout cannot be deleted: remove those first. Its constraints are deleted with it.'
+      }
     >
-      {(segment, crumbs) => <SegmentView segment={segment} namespace={namespace} crumbs={crumbs} />}
+      {(segment, { namespace, readOnly, crumbs, deleteButton }) => (
+        <>
+          <PageHead
+            crumbs={crumbs}
+            title={segment.name || segment.key}
+            subtitle={<span className="mono">{segment.key}</span>}
+            actions={deleteButton}
+          />
+          <div className="grid-2">
+            <SegmentSettings segment={segment} namespace={namespace} readOnly={readOnly} />
+            <Constraints segment={segment} namespace={namespace} readOnly={readOnly} />
+          </div>
+        </>
+      )}
     </DetailPage>
-  );
-}
-
-function SegmentView({
-  segment,
-  namespace,
-  crumbs,
-}: Omit<SegmentSectionProps, 'readOnly'> & { crumbs: ReactNode }) {
-  const readOnly = useReadOnly();
-  const client = useQueryClient();
-  const navigate = useNavigate();
-  const toast = useToast();
-  return (
-    <>
-      <PageHead
-        crumbs={crumbs}
-        title={segment.name || segment.key}
-        subtitle={<span className="mono">{segment.key}</span>}
-        actions={
-          <DeleteButton
-            readOnly={readOnly}
-            title={`Delete segment ${segment.key}?`}
-            confirmLabel="Delete segment"
-            onConfirm={async () => {
-              await segmentsApi.remove(namespace, segment.key);
-              client.removeQueries({ queryKey: ['segment', namespace, segment.key] });
-              await client.invalidateQueries({ queryKey: ['segments', namespace] });
-              toast(`Segment ${segment.key} deleted`);
-              void navigate(`/namespaces/${encodeURIComponent(namespace)}/segments`);
-            }}
-          >
-            A segment used by a rule or rollout cannot be deleted: remove those first. Its
-            constraints are deleted with it.
-          </DeleteButton>
-        }
-      />
-      <div className="grid-2">
-        <SegmentSettings segment={segment} namespace={namespace} readOnly={readOnly} />
-        <Constraints segment={segment} namespace={namespace} readOnly={readOnly} />
-      </div>
-    </>
   );
 }
 

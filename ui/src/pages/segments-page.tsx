@@ -1,16 +1,13 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { segments as segmentsApi } from '../api/endpoints';
 import type { MatchType } from '../api/types';
-import { FormDialog } from '../components/dialog';
 import { GuardedButton } from '../components/buttons';
-import { ChoiceGroup, NameAndKeyFields, TextField } from '../components/form-fields';
+import { CreateDialog } from '../components/create-dialog';
+import { ChoiceGroup } from '../components/form-fields';
 import { Icon } from '../components/icons';
-import { useToast } from '../components/toast';
 import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
-import { NAME_AND_KEY_FIELDS, useNameAndKey, useSubmit } from '../forms';
-import { keyError } from '../lib/keys';
 import { relativeTime } from '../lib/datetime';
 import { searchWords } from '../lib/flag-list';
 import { useNamespace } from '../namespace';
@@ -140,63 +137,18 @@ function CreateSegmentDialog({
   onOpenChange: (o: boolean) => void;
   namespace: string;
 }) {
-  const client = useQueryClient();
-  const navigate = useNavigate();
-  const toast = useToast();
-  const names = useNameAndKey();
-  const [description, setDescription] = useState('');
   const [matchType, setMatchType] = useState<MatchType>('ALL_MATCH_TYPE');
-  const form = useSubmit(NAME_AND_KEY_FIELDS);
-
-  const close = (next: boolean) => {
-    if (!next) {
-      names.reset();
-      setDescription('');
-      setMatchType('ALL_MATCH_TYPE');
-      form.reset();
-    }
-    onOpenChange(next);
-  };
-
-  const submit = async () => {
-    const { key, name } = names;
-    const ok = await form.run(
-      () => segmentsApi.create(namespace, { key, name, description, matchType }),
-      {
-        key: keyError(key),
-        name: name.trim() === '' ? 'Enter a name.' : undefined,
-      },
-    );
-    if (ok) {
-      await client.invalidateQueries({ queryKey: ['segments', namespace] });
-      toast(`Segment ${key} created`);
-      close(false);
-      void navigate(
-        `/namespaces/${encodeURIComponent(namespace)}/segments/${encodeURIComponent(key)}`,
-      );
-    }
-  };
-
   return (
-    <FormDialog
+    <CreateDialog
+      kind="segment"
       open={open}
-      onClose={() => close(false)}
-      title="New segment"
-      description={`In namespace ${namespace}.`}
-      onSubmit={submit}
-      error={form.formError}
-      busy={form.busy}
-      submitLabel="Create segment"
-      busyLabel="Creating…"
-    >
-      <NameAndKeyFields
-        names={names}
-        errors={form.errors}
-        keyHint="Letters, digits, - _ , only; cannot change later."
-      />
-      <TextField label="Description" multiline value={description} onChange={setDescription} />
-      <MatchTypeChoice value={matchType} onChange={setMatchType} />
-    </FormDialog>
+      onOpenChange={onOpenChange}
+      namespace={namespace}
+      keyHint="Letters, digits, - _ , only; cannot change later."
+      create={(input) => segmentsApi.create(namespace, { ...input, matchType })}
+      onReset={() => setMatchType('ALL_MATCH_TYPE')}
+      fieldsAfter={<MatchTypeChoice value={matchType} onChange={setMatchType} />}
+    />
   );
 }
 
