@@ -2,9 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { flags as flagsApi, variants as variantsApi } from '../api/endpoints';
 import type { Flag, Variant } from '../api/types';
-import { EditDeleteButtons, GuardedButton } from '../components/buttons';
+import { GuardedButton } from '../components/buttons';
 import { DetailPage, DetailsSection, type DetailParts } from '../components/detail-page';
-import { ConfirmDialog } from '../components/dialog';
+import { EditableList } from '../components/editable-list';
 import { SelectField } from '../components/form-fields';
 import { Icon } from '../components/icons';
 import { Switch } from '../components/switch';
@@ -195,7 +195,6 @@ function Variants({ flag, namespace, readOnly }: FlagSectionProps) {
   const client = useQueryClient();
   const toast = useToast();
   const [editing, setEditing] = useState<Variant | 'new'>();
-  const [removing, setRemoving] = useState<Variant>();
   return (
     <Section
       id="variants-h"
@@ -207,61 +206,52 @@ function Variants({ flag, namespace, readOnly }: FlagSectionProps) {
         </GuardedButton>
       }
     >
-      {flag.variants.length === 0 ? (
-        <EmptyState icon="flag" title="No variants">
-          Add at least one variant, then a rule to choose between them.
-        </EmptyState>
-      ) : (
-        <ul className="items">
-          {flag.variants.map((v) => (
-            <li className="item" key={v.id}>
-              <div className="item-main">
-                <span className="item-title">
-                  <span className="mono">{v.key}</span>
-                  {v.name ? <span className="muted">{v.name}</span> : null}
-                  {flag.defaultVariant?.id === v.id ? (
-                    <span className="badge accent">default</span>
-                  ) : null}
-                  {v.attachment ? <span className="badge">JSON</span> : null}
-                </span>
-                {v.description ? <span className="item-sub">{v.description}</span> : null}
-              </div>
-              <EditDeleteButtons
-                what={`variant ${v.key}`}
-                readOnly={readOnly}
-                onEdit={() => setEditing(v)}
-                onDelete={() => setRemoving(v)}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
-      {editing ? (
-        <VariantDialog
-          key={editing === 'new' ? 'new' : editing.id}
-          open
-          onOpenChange={(o) => !o && setEditing(undefined)}
-          namespace={namespace}
-          flag={flag}
-          variant={editing === 'new' ? undefined : editing}
-        />
-      ) : null}
-      <ConfirmDialog
-        open={removing !== undefined}
-        onOpenChange={(o) => !o && setRemoving(undefined)}
-        title={`Delete variant ${removing?.key ?? ''}?`}
+      <EditableList
+        items={flag.variants}
+        itemKey={(v) => v.id}
+        what={(v) => `variant ${v.key}`}
+        readOnly={readOnly}
+        render={(v) => (
+          <>
+            <span className="item-title">
+              <span className="mono">{v.key}</span>
+              {v.name ? <span className="muted">{v.name}</span> : null}
+              {flag.defaultVariant?.id === v.id ? (
+                <span className="badge accent">default</span>
+              ) : null}
+              {v.attachment ? <span className="badge">JSON</span> : null}
+            </span>
+            {v.description ? <span className="item-sub">{v.description}</span> : null}
+          </>
+        )}
+        empty={
+          <EmptyState icon="flag" title="No variants">
+            Add at least one variant, then a rule to choose between them.
+          </EmptyState>
+        }
+        editing={editing}
+        onEditingChange={setEditing}
+        dialog={(variant, onClose) => (
+          <VariantDialog
+            open
+            onOpenChange={(o) => !o && onClose()}
+            namespace={namespace}
+            flag={flag}
+            variant={variant}
+          />
+        )}
+        removeTitle={(v) => `Delete variant ${v?.key ?? ''}?`}
         confirmLabel="Delete variant"
-        onConfirm={async () => {
-          if (!removing) return;
-          await variantsApi.remove(namespace, flag.key, removing.id);
+        onRemove={async (v) => {
+          await variantsApi.remove(namespace, flag.key, v.id);
           await client.invalidateQueries({ queryKey: ['flag', namespace, flag.key] });
           void client.invalidateQueries({ queryKey: ['rules', namespace, flag.key] });
-          toast(`Variant ${removing.key} deleted`);
+          toast(`Variant ${v.key} deleted`);
         }}
-      >
-        Distributions that give traffic to this variant are removed, and it stops being the default
-        variant if it was.
-      </ConfirmDialog>
+        removal={() =>
+          'Distributions that give traffic to this variant are removed, and it stops being the default variant if it was.'
+        }
+      />
     </Section>
   );
 }

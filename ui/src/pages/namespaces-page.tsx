@@ -3,8 +3,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { namespaces as namespacesApi } from '../api/endpoints';
 import type { Namespace } from '../api/types';
-import { ConfirmDialog, FormDialog } from '../components/dialog';
-import { EditDeleteButtons, GuardedButton } from '../components/buttons';
+import { GuardedButton } from '../components/buttons';
+import { FormDialog } from '../components/dialog';
+import { EditableList } from '../components/editable-list';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
 import { NameAndKeyFields, TextField } from '../components/form-fields';
@@ -19,7 +20,6 @@ export function NamespacesPage() {
   const toast = useToast();
   const query = useQuery({ queryKey: ['namespaces'], queryFn: namespacesApi.list });
   const [editing, setEditing] = useState<Namespace | 'new'>();
-  const [removing, setRemoving] = useState<Namespace>();
   return (
     <>
       <PageHead
@@ -37,61 +37,52 @@ export function NamespacesPage() {
       />
       {query.isError ? <ErrorPanel error={query.error} retry={() => void query.refetch()} /> : null}
       <section className="card" aria-label="Namespaces">
-        {query.isPending ? (
-          <LoadingRows label="Loading namespaces" />
-        ) : (query.data?.namespaces.length ?? 0) === 0 ? (
-          <EmptyState icon="namespace" title="No namespaces" />
-        ) : (
-          <ul className="items">
-            {query.data?.namespaces.map((n) => (
-              <li key={n.key} className="item">
-                <div className="item-main">
-                  <span className="item-title">
-                    <Link to={`/namespaces/${encodeURIComponent(n.key)}/flags`}>{n.name}</Link>
-                    <span className="muted mono">{n.key}</span>
-                    {n.protected ? (
-                      <span className="badge" title="The default namespace cannot be deleted">
-                        protected
-                      </span>
-                    ) : null}
+        <EditableList
+          items={query.data?.namespaces ?? []}
+          itemKey={(n) => n.key}
+          what={(n) => `namespace ${n.key}`}
+          readOnly={readOnly}
+          deleteBlocked={(n) =>
+            n.protected ? 'The default namespace cannot be deleted' : undefined
+          }
+          render={(n) => (
+            <>
+              <span className="item-title">
+                <Link to={`/namespaces/${encodeURIComponent(n.key)}/flags`}>{n.name}</Link>
+                <span className="muted mono">{n.key}</span>
+                {n.protected ? (
+                  <span className="badge" title="The default namespace cannot be deleted">
+                    protected
                   </span>
-                  {n.description ? <span className="item-sub">{n.description}</span> : null}
-                </div>
-                <EditDeleteButtons
-                  what={`namespace ${n.key}`}
-                  readOnly={readOnly}
-                  deleteBlocked={
-                    n.protected ? 'The default namespace cannot be deleted' : undefined
-                  }
-                  onEdit={() => setEditing(n)}
-                  onDelete={() => setRemoving(n)}
-                />
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-      {editing ? (
-        <NamespaceDialog
-          key={editing === 'new' ? 'new' : editing.key}
-          namespace={editing === 'new' ? undefined : editing}
-          onClose={() => setEditing(undefined)}
+                ) : null}
+              </span>
+              {n.description ? <span className="item-sub">{n.description}</span> : null}
+            </>
+          )}
+          empty={
+            query.isPending ? (
+              <LoadingRows label="Loading namespaces" />
+            ) : (
+              <EmptyState icon="namespace" title="No namespaces" />
+            )
+          }
+          editing={editing}
+          onEditingChange={setEditing}
+          dialog={(namespace, onClose) => (
+            <NamespaceDialog namespace={namespace} onClose={onClose} />
+          )}
+          removeTitle={(n) => `Delete namespace ${n?.key ?? ''}?`}
+          confirmLabel="Delete namespace"
+          onRemove={async (n) => {
+            await namespacesApi.remove(n.key);
+            await client.invalidateQueries({ queryKey: ['namespaces'] });
+            toast(`Namespace ${n.key} deleted`);
+          }}
+          removal={() =>
+            'A namespace can be deleted only once its flags are deleted; its segments go with it.'
+          }
         />
-      ) : null}
-      <ConfirmDialog
-        open={removing !== undefined}
-        onOpenChange={(o) => !o && setRemoving(undefined)}
-        title={`Delete namespace ${removing?.key ?? ''}?`}
-        confirmLabel="Delete namespace"
-        onConfirm={async () => {
-          if (!removing) return;
-          await namespacesApi.remove(removing.key);
-          await client.invalidateQueries({ queryKey: ['namespaces'] });
-          toast(`Namespace ${removing.key} deleted`);
-        }}
-      >
-        A namespace can be deleted only once its flags are deleted; its segments go with it.
-      </ConfirmDialog>
+      </section>
     </>
   );
 }

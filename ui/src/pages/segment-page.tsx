@@ -2,9 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { segments as segmentsApi, constraints as constraintsApi } from '../api/endpoints';
 import type { Constraint, MatchType, Segment } from '../api/types';
-import { EditDeleteButtons, GuardedButton } from '../components/buttons';
+import { GuardedButton } from '../components/buttons';
 import { DetailPage, DetailsSection } from '../components/detail-page';
-import { ConfirmDialog } from '../components/dialog';
+import { EditableList } from '../components/editable-list';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
 import { EmptyState, PageHead, Section } from '../components/ui';
@@ -103,7 +103,6 @@ function Constraints({ segment, namespace, readOnly }: SegmentSectionProps) {
   const client = useQueryClient();
   const toast = useToast();
   const [editing, setEditing] = useState<Constraint | 'new'>();
-  const [removing, setRemoving] = useState<Constraint>();
   return (
     <Section
       id="constraints-h"
@@ -119,55 +118,47 @@ function Constraints({ segment, namespace, readOnly }: SegmentSectionProps) {
         </GuardedButton>
       }
     >
-      {segment.constraints.length === 0 ? (
-        <EmptyState icon="segment" title="No constraints">
-          A segment without constraints matches every entity.
-        </EmptyState>
-      ) : (
-        <ul className="items">
-          {segment.constraints.map((c) => (
-            <li key={c.id} className="item">
-              <div className="item-main">
-                <span className="item-title">
-                  <span className="badge">{TYPE_LABELS[c.type]}</span>
-                  <span className="mono">{describeConstraint(c)}</span>
-                </span>
-                {c.description ? <span className="item-sub">{c.description}</span> : null}
-              </div>
-              <EditDeleteButtons
-                what={`constraint on ${c.property}`}
-                readOnly={readOnly}
-                onEdit={() => setEditing(c)}
-                onDelete={() => setRemoving(c)}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
-      {editing ? (
-        <ConstraintDialog
-          key={editing === 'new' ? 'new' : editing.id}
-          onClose={() => setEditing(undefined)}
-          namespace={namespace}
-          segmentKey={segment.key}
-          constraint={editing === 'new' ? undefined : editing}
-        />
-      ) : null}
-      <ConfirmDialog
-        open={removing !== undefined}
-        onOpenChange={(o) => !o && setRemoving(undefined)}
-        title="Delete this constraint?"
+      <EditableList
+        items={segment.constraints}
+        itemKey={(c) => c.id}
+        what={(c) => `constraint on ${c.property}`}
+        readOnly={readOnly}
+        render={(c) => (
+          <>
+            <span className="item-title">
+              <span className="badge">{TYPE_LABELS[c.type]}</span>
+              <span className="mono">{describeConstraint(c)}</span>
+            </span>
+            {c.description ? <span className="item-sub">{c.description}</span> : null}
+          </>
+        )}
+        empty={
+          <EmptyState icon="segment" title="No constraints">
+            A segment without constraints matches every entity.
+          </EmptyState>
+        }
+        editing={editing}
+        onEditingChange={setEditing}
+        dialog={(constraint, onClose) => (
+          <ConstraintDialog
+            onClose={onClose}
+            namespace={namespace}
+            segmentKey={segment.key}
+            constraint={constraint}
+          />
+        )}
+        removeTitle={() => 'Delete this constraint?'}
         confirmLabel="Delete constraint"
-        onConfirm={async () => {
-          if (!removing) return;
-          await constraintsApi.remove(namespace, segment.key, removing.id);
+        onRemove={async (c) => {
+          await constraintsApi.remove(namespace, segment.key, c.id);
           await client.invalidateQueries({ queryKey: ['segment', namespace, segment.key] });
           void client.invalidateQueries({ queryKey: ['segments', namespace] });
           toast('Constraint deleted');
         }}
-      >
-        {removing ? <code>{describeConstraint(removing)}</code> : null} will no longer be checked.
-      </ConfirmDialog>
+        removal={(c) => (
+          <>{c ? <code>{describeConstraint(c)}</code> : null} will no longer be checked.</>
+        )}
+      />
     </Section>
   );
 }
