@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { FieldErrors } from '../forms';
+import { useSubmit, type FieldErrors } from '../forms';
 import { useNamespace } from '../namespace';
 import { useReadOnly } from '../session';
 import { GuardedButton } from './buttons';
@@ -122,57 +122,83 @@ function DeleteButton({
 }
 
 /**
- * The Details card of a flag or segment: its name and description, the fields given as
- * children, and Save once something has changed.
+ * The Details card of a flag or segment: a draft of its name, description and the fields
+ * given as children, saved with Save once it differs. The draft starts again from the item
+ * whenever the item changes.
  */
-export function DetailsSection({
+export function DetailsSection<
+  T extends { key: string },
+  D extends { name: string; description: string },
+>({
   id,
-  onSubmit,
-  form,
-  name,
-  onNameChange,
-  description,
-  onDescriptionChange,
-  dirty,
+  kind,
+  namespace,
+  item,
+  valuesOf,
+  save,
+  fields,
   readOnly,
   children,
 }: {
   id: string;
-  onSubmit: () => Promise<void>;
-  form: { errors: FieldErrors; formError?: string; busy: boolean };
-  name: string;
-  onNameChange: (name: string) => void;
-  description: string;
-  onDescriptionChange: (description: string) => void;
-  dirty: boolean;
+  kind: 'flag' | 'segment';
+  namespace: string;
+  item: T;
+  /** The editable values, as the item holds them. */
+  valuesOf: (item: T) => D;
+  /** Writes the draft, answering the item as saved. */
+  save: (draft: D) => Promise<T>;
+  /** Where the service's refusals belong, besides the name (see fieldOfError). */
+  fields?: Readonly<Record<string, string>>;
   readOnly?: string;
-  children?: ReactNode;
+  children?: (draft: D, change: (patch: Partial<D>) => void, errors: FieldErrors) => ReactNode;
 }) {
+  const client = useQueryClient();
+  const toast = useToast();
+  const [draft, setDraft] = useState(() => valuesOf(item));
+  const form = useSubmit({ name: 'name', ...fields });
+  useEffect(() => setDraft(valuesOf(item)), [item]);
+  const saved = valuesOf(item);
+  const dirty = (Object.keys(saved) as (keyof D)[]).some((k) => draft[k] !== saved[k]);
+  const change = (patch: Partial<D>) => setDraft((d) => ({ ...d, ...patch }));
+
+  const submit = async () => {
+    const ok = await form.run(
+      async () => {
+        const updated = await save(draft);
+        client.setQueryData([kind, namespace, item.key], updated);
+        void client.invalidateQueries({ queryKey: [`${kind}s`, namespace] });
+      },
+      { name: draft.name.trim() === '' ? 'Enter a name.' : undefined },
+    );
+    if (ok) toast(`${kind === 'flag' ? 'Flag' : 'Segment'} saved`);
+  };
+
   return (
     <Section id={id} title="Details">
       <form
         className="form card-body"
         onSubmit={(event) => {
           event.preventDefault();
-          void onSubmit();
+          void submit();
         }}
         noValidate
       >
         <TextField
           label="Name"
           error={form.errors.name}
-          value={name}
+          value={draft.name}
           disabled={readOnly !== undefined}
-          onChange={onNameChange}
+          onChange={(name) => change({ name } as Partial<D>)}
         />
         <TextField
           label="Description"
           multiline
-          value={description}
+          value={draft.description}
           disabled={readOnly !== undefined}
-          onChange={onDescriptionChange}
+          onChange={(description) => change({ description } as Partial<D>)}
         />
-        {children}
+        {children?.(draft, change, form.errors)}
         <SaveBar error={form.formError} busy={form.busy} dirty={dirty} readOnly={readOnly} />
       </form>
     </Section>

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { flags as flagsApi, variants as variantsApi } from '../api/endpoints';
 import type { Flag, Variant } from '../api/types';
 import { GuardedButton } from '../components/buttons';
@@ -10,7 +10,6 @@ import { Icon } from '../components/icons';
 import { Switch } from '../components/switch';
 import { useToast } from '../components/toast';
 import { EmptyState, PageHead, Section } from '../components/ui';
-import { useSubmit } from '../forms';
 import { messageOf } from '../lib/api-error';
 import { CopyFlagDialog, VariantDialog } from './flag-forms';
 import { RolloutsEditor } from './rollouts-editor';
@@ -122,71 +121,48 @@ export function flagInput(flag: Flag) {
 }
 
 function FlagSettings({ flag, namespace, readOnly }: FlagSectionProps) {
-  const client = useQueryClient();
-  const toast = useToast();
-  const [name, setName] = useState(flag.name);
-  const [description, setDescription] = useState(flag.description);
-  const [defaultVariant, setDefaultVariant] = useState(flag.defaultVariant?.id ?? '');
-  const form = useSubmit({ name: 'name', '/variant .* not found/': 'defaultVariant' });
-
-  useEffect(() => {
-    setName(flag.name);
-    setDescription(flag.description);
-    setDefaultVariant(flag.defaultVariant?.id ?? '');
-  }, [flag]);
-
-  const dirty =
-    name !== flag.name ||
-    description !== flag.description ||
-    defaultVariant !== (flag.defaultVariant?.id ?? '');
-
-  const submit = async () => {
-    const ok = await form.run(
-      async () => {
+  return (
+    <DetailsSection
+      id="settings-h"
+      kind="flag"
+      namespace={namespace}
+      item={flag}
+      valuesOf={(f) => ({
+        name: f.name,
+        description: f.description,
+        defaultVariant: f.defaultVariant?.id ?? '',
+      })}
+      save={({ name, description, defaultVariant }) => {
         const { defaultVariantId: _, ...rest } = flagInput(flag);
-        const updated = await flagsApi.update(namespace, {
+        return flagsApi.update(namespace, {
           ...rest,
           name,
           description,
           ...(defaultVariant ? { defaultVariantId: defaultVariant } : {}),
         });
-        client.setQueryData(['flag', namespace, flag.key], updated);
-        void client.invalidateQueries({ queryKey: ['flags', namespace] });
-      },
-      { name: name.trim() === '' ? 'Enter a name.' : undefined },
-    );
-    if (ok) toast('Flag saved');
-  };
-
-  return (
-    <DetailsSection
-      id="settings-h"
-      onSubmit={submit}
-      form={form}
-      name={name}
-      onNameChange={setName}
-      description={description}
-      onDescriptionChange={setDescription}
-      dirty={dirty}
+      }}
+      fields={{ '/variant .* not found/': 'defaultVariant' }}
       readOnly={readOnly}
     >
-      {flag.type === 'VARIANT_FLAG_TYPE' ? (
-        <SelectField
-          label="Default variant"
-          error={form.errors.defaultVariant}
-          hint="Returned when the flag is enabled and no rule matches."
-          value={defaultVariant}
-          disabled={readOnly !== undefined || flag.variants.length === 0}
-          onChange={setDefaultVariant}
-        >
-          <option value="">None</option>
-          {flag.variants.map((v) => (
-            <option key={v.id} value={v.id}>
-              {v.name ? `${v.name} (${v.key})` : v.key}
-            </option>
-          ))}
-        </SelectField>
-      ) : null}
+      {(draft, change, errors) =>
+        flag.type === 'VARIANT_FLAG_TYPE' ? (
+          <SelectField
+            label="Default variant"
+            error={errors.defaultVariant}
+            hint="Returned when the flag is enabled and no rule matches."
+            value={draft.defaultVariant}
+            disabled={readOnly !== undefined || flag.variants.length === 0}
+            onChange={(defaultVariant) => change({ defaultVariant })}
+          >
+            <option value="">None</option>
+            {flag.variants.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.name ? `${v.name} (${v.key})` : v.key}
+              </option>
+            ))}
+          </SelectField>
+        ) : null
+      }
     </DetailsSection>
   );
 }

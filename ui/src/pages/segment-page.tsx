@@ -1,14 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { segments as segmentsApi, constraints as constraintsApi } from '../api/endpoints';
-import type { Constraint, MatchType, Segment } from '../api/types';
+import type { Constraint, Segment } from '../api/types';
 import { GuardedButton } from '../components/buttons';
 import { DetailPage, DetailsSection } from '../components/detail-page';
 import { EditableList } from '../components/editable-list';
 import { Icon } from '../components/icons';
 import { useToast } from '../components/toast';
 import { EmptyState, PageHead, Section } from '../components/ui';
-import { useSubmit } from '../forms';
 import { describeConstraint, TYPE_LABELS } from '../lib/constraints';
 import { ConstraintDialog } from './constraint-dialog';
 import { MatchTypeChoice } from './segments-page';
@@ -49,52 +48,23 @@ export function SegmentPage() {
 }
 
 function SegmentSettings({ segment, namespace, readOnly }: SegmentSectionProps) {
-  const client = useQueryClient();
-  const toast = useToast();
-  const [name, setName] = useState(segment.name);
-  const [description, setDescription] = useState(segment.description);
-  const [matchType, setMatchType] = useState<MatchType>(segment.matchType);
-  const form = useSubmit({ name: 'name' });
-  useEffect(() => {
-    setName(segment.name);
-    setDescription(segment.description);
-    setMatchType(segment.matchType);
-  }, [segment]);
-  const dirty =
-    name !== segment.name || description !== segment.description || matchType !== segment.matchType;
-  const submit = async () => {
-    const ok = await form.run(
-      async () => {
-        const updated = await segmentsApi.update(namespace, {
-          key: segment.key,
-          name,
-          description,
-          matchType,
-        });
-        client.setQueryData(['segment', namespace, segment.key], updated);
-        void client.invalidateQueries({ queryKey: ['segments', namespace] });
-      },
-      { name: name.trim() === '' ? 'Enter a name.' : undefined },
-    );
-    if (ok) toast('Segment saved');
-  };
   return (
     <DetailsSection
       id="seg-settings-h"
-      onSubmit={submit}
-      form={form}
-      name={name}
-      onNameChange={setName}
-      description={description}
-      onDescriptionChange={setDescription}
-      dirty={dirty}
+      kind="segment"
+      namespace={namespace}
+      item={segment}
+      valuesOf={(s) => ({ name: s.name, description: s.description, matchType: s.matchType })}
+      save={(draft) => segmentsApi.update(namespace, { key: segment.key, ...draft })}
       readOnly={readOnly}
     >
-      <MatchTypeChoice
-        value={matchType}
-        onChange={setMatchType}
-        disabled={readOnly !== undefined}
-      />
+      {(draft, change) => (
+        <MatchTypeChoice
+          value={draft.matchType}
+          onChange={(matchType) => change({ matchType })}
+          disabled={readOnly !== undefined}
+        />
+      )}
     </DetailsSection>
   );
 }
