@@ -1,15 +1,21 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { flags as flagsApi } from '../api/endpoints';
 import type { Flag } from '../api/types';
 import { CreateFlagDialog } from './flag-forms';
-import { GuardedButton } from '../components/buttons';
 import { Icon } from '../components/icons';
+import {
+  CreateButton,
+  ListPage,
+  NameCell,
+  SearchBox,
+  Table,
+  TimeCell,
+} from '../components/list-page';
 import { Switch } from '../components/switch';
 import { useToast } from '../components/toast';
-import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
-import { relativeTime } from '../lib/datetime';
+import { EmptyState, LoadingRows } from '../components/ui';
 import { pageOf, queryFlags, type SortDirection, type SortKey } from '../lib/flag-list';
 import { messageOf } from '../lib/api-error';
 import { useNamespace } from '../namespace';
@@ -64,163 +70,138 @@ export function FlagsPage() {
       page: undefined,
     });
 
+  const create = (label: string) => (
+    <CreateButton onClick={() => setCreating(true)} readOnly={readOnly}>
+      {label}
+    </CreateButton>
+  );
+
   return (
-    <>
-      <PageHead
-        title="Flags"
-        subtitle={
-          query.data
-            ? `${total.toLocaleString()} flag${total === 1 ? '' : 's'} in ${namespace}`
-            : `Namespace ${namespace}`
-        }
-        actions={
-          <GuardedButton
-            className="btn primary"
-            onClick={() => setCreating(true)}
-            readOnly={readOnly}
+    <ListPage
+      title="Flags"
+      subtitle={
+        query.data
+          ? `${total.toLocaleString()} flag${total === 1 ? '' : 's'} in ${namespace}`
+          : `Namespace ${namespace}`
+      }
+      action={create('New flag')}
+      query={query}
+      label="Flags"
+      dialogs={
+        <CreateFlagDialog open={creating} onOpenChange={setCreating} namespace={namespace} />
+      }
+    >
+      {total > 0 || search !== '' ? (
+        <div className="toolbar" role="search">
+          <SearchBox
+            label="Search flags by key or name"
+            inline
+            value={search}
+            onChange={(q) => update({ q, page: undefined })}
+          />
+          <label className="inline">
+            <span className="muted">Status</span>
+            <select
+              className="input"
+              value={status}
+              onChange={(e) =>
+                update({
+                  status: e.target.value === 'all' ? undefined : e.target.value,
+                  page: undefined,
+                })
+              }
+            >
+              <option value="all">All</option>
+              <option value="enabled">Enabled</option>
+              <option value="disabled">Disabled</option>
+            </select>
+          </label>
+          <label className="inline">
+            <span className="muted">Sort</span>
+            <select
+              className="input"
+              value={`${sort}:${direction}`}
+              onChange={(e) => {
+                const [s, d] = e.target.value.split(':');
+                update({ sort: s, dir: d, page: undefined });
+              }}
+            >
+              {Object.entries(SORTS).flatMap(([key, label]) => [
+                <option key={`${key}:asc`} value={`${key}:asc`}>
+                  {label} {key === 'updated' || key === 'created' ? '(oldest first)' : '(A–Z)'}
+                </option>,
+                <option key={`${key}:desc`} value={`${key}:desc`}>
+                  {label} {key === 'updated' || key === 'created' ? '(newest first)' : '(Z–A)'}
+                </option>,
+              ])}
+            </select>
+          </label>
+        </div>
+      ) : null}
+      {query.isPending ? (
+        <LoadingRows label="Loading flags" />
+      ) : total === 0 ? (
+        <EmptyState icon="flag" title="No flags yet" actions={create('Create your first flag')}>
+          A flag turns a feature on or off, or picks a variant, for each user who asks.
+        </EmptyState>
+      ) : filtered.length === 0 ? (
+        <EmptyState
+          icon="search"
+          title="No flag matches"
+          actions={
+            <button
+              type="button"
+              className="btn"
+              onClick={() => update({ q: undefined, status: undefined })}
+            >
+              Clear filters
+            </button>
+          }
+        >
+          Nothing in {namespace} has “{search}” in its key or name
+          {status !== 'all' ? ` and is ${status}` : ''}.
+        </EmptyState>
+      ) : (
+        <>
+          <Table
+            caption={`Flags ${slice.from} to ${slice.to} of ${slice.total}, sorted by ${SORTS[sort]}`}
+            columns={[
+              <SortHeader
+                key="key"
+                label="Flag"
+                col="key"
+                sort={sort}
+                direction={direction}
+                onSort={sortBy}
+              />,
+              { label: 'Type', hideSm: true },
+              { label: 'Enabled' },
+              <SortHeader
+                key="updated"
+                label="Updated"
+                col="updated"
+                sort={sort}
+                direction={direction}
+                onSort={sortBy}
+                className="hide-sm"
+              />,
+            ]}
           >
-            <Icon name="plus" /> New flag
-          </GuardedButton>
-        }
-      />
-      {query.isError ? <ErrorPanel error={query.error} retry={() => void query.refetch()} /> : null}
-      <section className="card" aria-label="Flags">
-        {total > 0 || search !== '' ? (
-          <div className="toolbar" role="search">
-            <label className="search inline" style={{ position: 'relative' }}>
-              <span className="sr-only">Search flags by key or name</span>
-              <input
-                className="input"
-                type="search"
-                placeholder="Search by key or name…"
-                value={search}
-                onChange={(e) => update({ q: e.target.value, page: undefined })}
-              />
-            </label>
-            <label className="inline">
-              <span className="muted">Status</span>
-              <select
-                className="input"
-                value={status}
-                onChange={(e) =>
-                  update({
-                    status: e.target.value === 'all' ? undefined : e.target.value,
-                    page: undefined,
-                  })
-                }
-              >
-                <option value="all">All</option>
-                <option value="enabled">Enabled</option>
-                <option value="disabled">Disabled</option>
-              </select>
-            </label>
-            <label className="inline">
-              <span className="muted">Sort</span>
-              <select
-                className="input"
-                value={`${sort}:${direction}`}
-                onChange={(e) => {
-                  const [s, d] = e.target.value.split(':');
-                  update({ sort: s, dir: d, page: undefined });
-                }}
-              >
-                {Object.entries(SORTS).flatMap(([key, label]) => [
-                  <option key={`${key}:asc`} value={`${key}:asc`}>
-                    {label} {key === 'updated' || key === 'created' ? '(oldest first)' : '(A–Z)'}
-                  </option>,
-                  <option key={`${key}:desc`} value={`${key}:desc`}>
-                    {label} {key === 'updated' || key === 'created' ? '(newest first)' : '(Z–A)'}
-                  </option>,
-                ])}
-              </select>
-            </label>
-          </div>
-        ) : null}
-        {query.isPending ? (
-          <LoadingRows label="Loading flags" />
-        ) : total === 0 ? (
-          <EmptyState
-            icon="flag"
-            title="No flags yet"
-            actions={
-              <GuardedButton
-                className="btn primary"
-                onClick={() => setCreating(true)}
-                readOnly={readOnly}
-              >
-                <Icon name="plus" /> Create your first flag
-              </GuardedButton>
-            }
-          >
-            A flag turns a feature on or off, or picks a variant, for each user who asks.
-          </EmptyState>
-        ) : filtered.length === 0 ? (
-          <EmptyState
-            icon="search"
-            title="No flag matches"
-            actions={
-              <button
-                type="button"
-                className="btn"
-                onClick={() => update({ q: undefined, status: undefined })}
-              >
-                Clear filters
-              </button>
-            }
-          >
-            Nothing in {namespace} has “{search}” in its key or name
-            {status !== 'all' ? ` and is ${status}` : ''}.
-          </EmptyState>
-        ) : (
-          <>
-            <div className="table-wrap">
-              <table className="table">
-                <caption className="sr-only">
-                  Flags {slice.from} to {slice.to} of {slice.total}, sorted by {SORTS[sort]}
-                </caption>
-                <thead>
-                  <tr>
-                    <SortHeader
-                      label="Flag"
-                      col="key"
-                      sort={sort}
-                      direction={direction}
-                      onSort={sortBy}
-                    />
-                    <th scope="col" className="hide-sm">
-                      Type
-                    </th>
-                    <th scope="col">Enabled</th>
-                    <SortHeader
-                      label="Updated"
-                      col="updated"
-                      sort={sort}
-                      direction={direction}
-                      onSort={sortBy}
-                      className="hide-sm"
-                    />
-                  </tr>
-                </thead>
-                <tbody>
-                  {slice.items.map((flag) => (
-                    <FlagRow key={flag.key} flag={flag} namespace={namespace} readOnly={readOnly} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager
-              from={slice.from}
-              to={slice.to}
-              total={slice.total}
-              page={slice.page}
-              pageCount={slice.pageCount}
-              onPage={(p) => update({ page: p === 1 ? undefined : String(p) })}
-            />
-          </>
-        )}
-      </section>
-      <CreateFlagDialog open={creating} onOpenChange={setCreating} namespace={namespace} />
-    </>
+            {slice.items.map((flag) => (
+              <FlagRow key={flag.key} flag={flag} namespace={namespace} readOnly={readOnly} />
+            ))}
+          </Table>
+          <Pager
+            from={slice.from}
+            to={slice.to}
+            total={slice.total}
+            page={slice.page}
+            pageCount={slice.pageCount}
+            onPage={(p) => update({ page: p === 1 ? undefined : String(p) })}
+          />
+        </>
+      )}
+    </ListPage>
   );
 }
 
@@ -293,10 +274,7 @@ function FlagRow({
   };
   return (
     <tr>
-      <td className="primary-cell">
-        <Link to={href}>{flag.name || flag.key}</Link>
-        <div className="secondary mono">{flag.key}</div>
-      </td>
+      <NameCell href={href} name={flag.name} itemKey={flag.key} />
       <td className="hide-sm">
         <span className="badge">{flag.type === 'BOOLEAN_FLAG_TYPE' ? 'Boolean' : 'Variant'}</span>
       </td>
@@ -309,9 +287,7 @@ function FlagRow({
           title={readOnly}
         />
       </td>
-      <td className="hide-sm secondary" title={flag.updatedAt}>
-        {relativeTime(flag.updatedAt)}
-      </td>
+      <TimeCell time={flag.updatedAt} />
     </tr>
   );
 }

@@ -3,13 +3,12 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { namespaces as namespacesApi } from '../api/endpoints';
 import type { Namespace } from '../api/types';
-import { GuardedButton } from '../components/buttons';
 import { FormDialog } from '../components/dialog';
 import { EditableList } from '../components/editable-list';
-import { Icon } from '../components/icons';
+import { CreateButton, ListPage } from '../components/list-page';
 import { useToast } from '../components/toast';
 import { NameAndKeyFields, TextField } from '../components/form-fields';
-import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
+import { EmptyState, LoadingRows } from '../components/ui';
 import { NAME_AND_KEY_FIELDS, useNameAndKey, useSubmit } from '../forms';
 import { keyError } from '../lib/keys';
 import { useReadOnly } from '../session';
@@ -21,69 +20,59 @@ export function NamespacesPage() {
   const query = useQuery({ queryKey: ['namespaces'], queryFn: namespacesApi.list });
   const [editing, setEditing] = useState<Namespace | 'new'>();
   return (
-    <>
-      <PageHead
-        title="Namespaces"
-        subtitle="Separate sets of flags and segments, for teams, products or environments."
-        actions={
-          <GuardedButton
-            className="btn primary"
-            onClick={() => setEditing('new')}
-            readOnly={readOnly}
-          >
-            <Icon name="plus" /> New namespace
-          </GuardedButton>
+    <ListPage
+      title="Namespaces"
+      subtitle="Separate sets of flags and segments, for teams, products or environments."
+      action={
+        <CreateButton onClick={() => setEditing('new')} readOnly={readOnly}>
+          New namespace
+        </CreateButton>
+      }
+      query={query}
+      label="Namespaces"
+    >
+      <EditableList
+        items={query.data?.namespaces ?? []}
+        itemKey={(n) => n.key}
+        what={(n) => `namespace ${n.key}`}
+        readOnly={readOnly}
+        deleteBlocked={(n) => (n.protected ? 'The default namespace cannot be deleted' : undefined)}
+        render={(n) => (
+          <>
+            <span className="item-title">
+              <Link to={`/namespaces/${encodeURIComponent(n.key)}/flags`}>{n.name}</Link>
+              <span className="muted mono">{n.key}</span>
+              {n.protected ? (
+                <span className="badge" title="The default namespace cannot be deleted">
+                  protected
+                </span>
+              ) : null}
+            </span>
+            {n.description ? <span className="item-sub">{n.description}</span> : null}
+          </>
+        )}
+        empty={
+          query.isPending ? (
+            <LoadingRows label="Loading namespaces" />
+          ) : (
+            <EmptyState icon="namespace" title="No namespaces" />
+          )
+        }
+        editing={editing}
+        onEditingChange={setEditing}
+        dialog={(namespace, onClose) => <NamespaceDialog namespace={namespace} onClose={onClose} />}
+        removeTitle={(n) => `Delete namespace ${n?.key ?? ''}?`}
+        confirmLabel="Delete namespace"
+        onRemove={async (n) => {
+          await namespacesApi.remove(n.key);
+          await client.invalidateQueries({ queryKey: ['namespaces'] });
+          toast(`Namespace ${n.key} deleted`);
+        }}
+        removal={() =>
+          'A namespace can be deleted only once its flags are deleted; its segments go with it.'
         }
       />
-      {query.isError ? <ErrorPanel error={query.error} retry={() => void query.refetch()} /> : null}
-      <section className="card" aria-label="Namespaces">
-        <EditableList
-          items={query.data?.namespaces ?? []}
-          itemKey={(n) => n.key}
-          what={(n) => `namespace ${n.key}`}
-          readOnly={readOnly}
-          deleteBlocked={(n) =>
-            n.protected ? 'The default namespace cannot be deleted' : undefined
-          }
-          render={(n) => (
-            <>
-              <span className="item-title">
-                <Link to={`/namespaces/${encodeURIComponent(n.key)}/flags`}>{n.name}</Link>
-                <span className="muted mono">{n.key}</span>
-                {n.protected ? (
-                  <span className="badge" title="The default namespace cannot be deleted">
-                    protected
-                  </span>
-                ) : null}
-              </span>
-              {n.description ? <span className="item-sub">{n.description}</span> : null}
-            </>
-          )}
-          empty={
-            query.isPending ? (
-              <LoadingRows label="Loading namespaces" />
-            ) : (
-              <EmptyState icon="namespace" title="No namespaces" />
-            )
-          }
-          editing={editing}
-          onEditingChange={setEditing}
-          dialog={(namespace, onClose) => (
-            <NamespaceDialog namespace={namespace} onClose={onClose} />
-          )}
-          removeTitle={(n) => `Delete namespace ${n?.key ?? ''}?`}
-          confirmLabel="Delete namespace"
-          onRemove={async (n) => {
-            await namespacesApi.remove(n.key);
-            await client.invalidateQueries({ queryKey: ['namespaces'] });
-            toast(`Namespace ${n.key} deleted`);
-          }}
-          removal={() =>
-            'A namespace can be deleted only once its flags are deleted; its segments go with it.'
-          }
-        />
-      </section>
-    </>
+    </ListPage>
   );
 }
 

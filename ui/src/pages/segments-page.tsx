@@ -1,14 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
 import { segments as segmentsApi } from '../api/endpoints';
 import type { MatchType } from '../api/types';
-import { GuardedButton } from '../components/buttons';
 import { CreateDialog } from '../components/create-dialog';
 import { ChoiceGroup } from '../components/form-fields';
-import { Icon } from '../components/icons';
-import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
-import { relativeTime } from '../lib/datetime';
+import {
+  CreateButton,
+  ListPage,
+  NameCell,
+  SearchBox,
+  Table,
+  TimeCell,
+} from '../components/list-page';
+import { EmptyState, LoadingRows } from '../components/ui';
 import { searchWords } from '../lib/flag-list';
 import { useNamespace } from '../namespace';
 import { useReadOnly } from '../session';
@@ -29,102 +33,65 @@ export function SegmentsPage() {
   }, [all, search]);
   const nsLink = `/namespaces/${encodeURIComponent(namespace)}`;
 
+  const create = (label: string) => (
+    <CreateButton onClick={() => setCreating(true)} readOnly={readOnly}>
+      {label}
+    </CreateButton>
+  );
+
   return (
-    <>
-      <PageHead
-        title="Segments"
-        subtitle="Groups of entities, described by constraints on their context."
-        actions={
-          <GuardedButton
-            className="btn primary"
-            onClick={() => setCreating(true)}
-            readOnly={readOnly}
-          >
-            <Icon name="plus" /> New segment
-          </GuardedButton>
-        }
-      />
-      {query.isError ? <ErrorPanel error={query.error} retry={() => void query.refetch()} /> : null}
-      <section className="card" aria-label="Segments">
-        {all.length > 0 ? (
-          <div className="toolbar" role="search">
-            <label className="search">
-              <span className="sr-only">Search segments</span>
-              <input
-                className="input"
-                type="search"
-                placeholder="Search by key or name…"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
+    <ListPage
+      title="Segments"
+      subtitle="Groups of entities, described by constraints on their context."
+      action={create('New segment')}
+      query={query}
+      label="Segments"
+      dialogs={
+        <CreateSegmentDialog open={creating} onOpenChange={setCreating} namespace={namespace} />
+      }
+    >
+      {all.length > 0 ? (
+        <div className="toolbar" role="search">
+          <SearchBox label="Search segments" value={search} onChange={setSearch} />
+        </div>
+      ) : null}
+      {query.isPending ? (
+        <LoadingRows label="Loading segments" />
+      ) : all.length === 0 ? (
+        <EmptyState icon="segment" title="No segments yet" actions={create('Create a segment')}>
+          Segments such as “beta testers” or “customers in France” let rules and rollouts target
+          people.
+        </EmptyState>
+      ) : shown.length === 0 ? (
+        <EmptyState icon="search" title="No segment matches">
+          Nothing has “{search}” in its key or name.
+        </EmptyState>
+      ) : (
+        <Table
+          columns={[
+            { label: 'Segment' },
+            { label: 'Match' },
+            { label: 'Constraints', hideSm: true },
+            { label: 'Updated', hideSm: true },
+          ]}
+        >
+          {shown.map((s) => (
+            <tr key={s.key}>
+              <NameCell
+                href={`${nsLink}/segments/${encodeURIComponent(s.key)}`}
+                name={s.name}
+                itemKey={s.key}
               />
-            </label>
-          </div>
-        ) : null}
-        {query.isPending ? (
-          <LoadingRows label="Loading segments" />
-        ) : all.length === 0 ? (
-          <EmptyState
-            icon="segment"
-            title="No segments yet"
-            actions={
-              <GuardedButton
-                className="btn primary"
-                onClick={() => setCreating(true)}
-                readOnly={readOnly}
-              >
-                <Icon name="plus" /> Create a segment
-              </GuardedButton>
-            }
-          >
-            Segments such as “beta testers” or “customers in France” let rules and rollouts target
-            people.
-          </EmptyState>
-        ) : shown.length === 0 ? (
-          <EmptyState icon="search" title="No segment matches">
-            Nothing has “{search}” in its key or name.
-          </EmptyState>
-        ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Segment</th>
-                  <th scope="col">Match</th>
-                  <th scope="col" className="hide-sm">
-                    Constraints
-                  </th>
-                  <th scope="col" className="hide-sm">
-                    Updated
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((s) => (
-                  <tr key={s.key}>
-                    <td className="primary-cell">
-                      <Link to={`${nsLink}/segments/${encodeURIComponent(s.key)}`}>
-                        {s.name || s.key}
-                      </Link>
-                      <div className="secondary mono">{s.key}</div>
-                    </td>
-                    <td>
-                      <span className="badge">
-                        {s.matchType === 'ANY_MATCH_TYPE' ? 'Any' : 'All'}
-                      </span>
-                    </td>
-                    <td className="hide-sm">{s.constraints.length}</td>
-                    <td className="hide-sm secondary" title={s.updatedAt}>
-                      {relativeTime(s.updatedAt)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      <CreateSegmentDialog open={creating} onOpenChange={setCreating} namespace={namespace} />
-    </>
+              <td>
+                <span className="badge">{s.matchType === 'ANY_MATCH_TYPE' ? 'Any' : 'All'}</span>
+              </td>
+              <td className="hide-sm">{s.constraints.length}</td>
+              <TimeCell time={s.updatedAt} />
+            </tr>
+          ))}
+        </Table>
+      )}
+    </ListPage>
   );
 }
 

@@ -6,8 +6,9 @@ import { CopyButton } from '../components/copy-button';
 import { ConfirmDialog, Dialog, FormDialog } from '../components/dialog';
 import { SelectField, TextField } from '../components/form-fields';
 import { Icon } from '../components/icons';
+import { CreateButton, ListPage, Table, TimeCell } from '../components/list-page';
 import { useToast } from '../components/toast';
-import { EmptyState, ErrorPanel, LoadingRows, PageHead } from '../components/ui';
+import { EmptyState, LoadingRows } from '../components/ui';
 import { useSubmit } from '../forms';
 import { fromLocalInput, relativeTime } from '../lib/datetime';
 import { useSession } from '../session';
@@ -26,119 +27,104 @@ export function TokensPage() {
   const tokens = (query.data?.authentications ?? []).filter((t) => t.method === 'METHOD_TOKEN');
   // Tokens are their own kind of write: the read-only mode guards configuration only.
   return (
-    <>
-      <PageHead
-        title="Client tokens"
-        subtitle={
-          info.authenticationRequired
-            ? 'Applications and people sign in with these tokens.'
-            : 'Authentication is not required on this instance, so tokens are not checked yet.'
-        }
-        actions={
-          <button type="button" className="btn primary" onClick={() => setCreating(true)}>
-            <Icon name="plus" /> New token
-          </button>
-        }
-      />
-      {query.isError ? <ErrorPanel error={query.error} retry={() => void query.refetch()} /> : null}
-      <section className="card" aria-label="Client tokens">
-        {query.isPending ? (
-          <LoadingRows label="Loading tokens" />
-        ) : tokens.length === 0 ? (
-          <EmptyState icon="key" title="No tokens">
-            Create one for each application that evaluates flags.
-          </EmptyState>
-        ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col" className="hide-sm">
-                    Namespace
-                  </th>
-                  <th scope="col" className="hide-sm">
-                    Created
-                  </th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.map((t) => {
-                  const expired = t.expiresAt !== undefined && Date.parse(t.expiresAt) < Date.now();
-                  return (
-                    <tr key={t.id}>
-                      <td className="primary-cell">
-                        <strong>{t.metadata[NAME] || 'Unnamed token'}</strong>
-                        {info.authentication?.id === t.id ? (
-                          <span className="badge accent" style={{ marginLeft: 6 }}>
-                            this session
-                          </span>
-                        ) : null}
-                        {t.metadata[DESCRIPTION] ? (
-                          <div className="secondary">{t.metadata[DESCRIPTION]}</div>
-                        ) : null}
-                        <div className="secondary mono">{t.id}</div>
-                      </td>
-                      <td className="hide-sm">
-                        {t.metadata[NAMESPACE] ? (
-                          <span className="mono">{t.metadata[NAMESPACE]}</span>
-                        ) : (
-                          <span className="muted">all</span>
-                        )}
-                      </td>
-                      <td className="hide-sm secondary" title={t.createdAt}>
-                        {relativeTime(t.createdAt)}
-                      </td>
-                      <td title={t.expiresAt}>
-                        {t.expiresAt ? (
-                          <span className={expired ? 'badge danger' : ''}>
-                            {expired ? 'expired' : relativeTime(t.expiresAt)}
-                          </span>
-                        ) : (
-                          <span className="muted">never</span>
-                        )}
-                      </td>
-                      <td>
-                        <button
-                          type="button"
-                          className="btn small ghost"
-                          aria-label={`Delete token ${t.metadata[NAME] || t.id}`}
-                          onClick={() => setRemoving(t)}
-                        >
-                          <Icon name="trash" />
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      {creating ? <CreateTokenDialog onClose={() => setCreating(false)} /> : null}
-      <ConfirmDialog
-        open={removing !== undefined}
-        onOpenChange={(o) => !o && setRemoving(undefined)}
-        title={`Delete token ${removing?.metadata[NAME] || ''}?`}
-        confirmLabel="Delete token"
-        onConfirm={async () => {
-          if (!removing) return;
-          await tokensApi.remove(removing.id);
-          await client.invalidateQueries({ queryKey: ['tokens'] });
-          toast('Token deleted');
-        }}
-      >
-        Applications using it are refused from now on.
-        {info.authentication?.id === removing?.id
-          ? ' This is the token of your own session: you will be signed out.'
-          : ''}
-      </ConfirmDialog>
-    </>
+    <ListPage
+      title="Client tokens"
+      subtitle={
+        info.authenticationRequired
+          ? 'Applications and people sign in with these tokens.'
+          : 'Authentication is not required on this instance, so tokens are not checked yet.'
+      }
+      action={<CreateButton onClick={() => setCreating(true)}>New token</CreateButton>}
+      query={query}
+      label="Client tokens"
+      dialogs={
+        <>
+          {creating ? <CreateTokenDialog onClose={() => setCreating(false)} /> : null}
+          <ConfirmDialog
+            open={removing !== undefined}
+            onOpenChange={(o) => !o && setRemoving(undefined)}
+            title={`Delete token ${removing?.metadata[NAME] || ''}?`}
+            confirmLabel="Delete token"
+            onConfirm={async () => {
+              if (!removing) return;
+              await tokensApi.remove(removing.id);
+              await client.invalidateQueries({ queryKey: ['tokens'] });
+              toast('Token deleted');
+            }}
+          >
+            Applications using it are refused from now on.
+            {info.authentication?.id === removing?.id
+              ? ' This is the token of your own session: you will be signed out.'
+              : ''}
+          </ConfirmDialog>
+        </>
+      }
+    >
+      {query.isPending ? (
+        <LoadingRows label="Loading tokens" />
+      ) : tokens.length === 0 ? (
+        <EmptyState icon="key" title="No tokens">
+          Create one for each application that evaluates flags.
+        </EmptyState>
+      ) : (
+        <Table
+          columns={[
+            { label: 'Name' },
+            { label: 'Namespace', hideSm: true },
+            { label: 'Created', hideSm: true },
+            { label: 'Expires' },
+            { label: <span className="sr-only">Actions</span> },
+          ]}
+        >
+          {tokens.map((t) => {
+            const expired = t.expiresAt !== undefined && Date.parse(t.expiresAt) < Date.now();
+            return (
+              <tr key={t.id}>
+                <td className="primary-cell">
+                  <strong>{t.metadata[NAME] || 'Unnamed token'}</strong>
+                  {info.authentication?.id === t.id ? (
+                    <span className="badge accent" style={{ marginLeft: 6 }}>
+                      this session
+                    </span>
+                  ) : null}
+                  {t.metadata[DESCRIPTION] ? (
+                    <div className="secondary">{t.metadata[DESCRIPTION]}</div>
+                  ) : null}
+                  <div className="secondary mono">{t.id}</div>
+                </td>
+                <td className="hide-sm">
+                  {t.metadata[NAMESPACE] ? (
+                    <span className="mono">{t.metadata[NAMESPACE]}</span>
+                  ) : (
+                    <span className="muted">all</span>
+                  )}
+                </td>
+                <TimeCell time={t.createdAt} />
+                <td title={t.expiresAt}>
+                  {t.expiresAt ? (
+                    <span className={expired ? 'badge danger' : ''}>
+                      {expired ? 'expired' : relativeTime(t.expiresAt)}
+                    </span>
+                  ) : (
+                    <span className="muted">never</span>
+                  )}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="btn small ghost"
+                    aria-label={`Delete token ${t.metadata[NAME] || t.id}`}
+                    onClick={() => setRemoving(t)}
+                  >
+                    <Icon name="trash" />
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </Table>
+      )}
+    </ListPage>
   );
 }
 
