@@ -75,8 +75,7 @@ export function CreateDialog({
       title={`New ${kind}`}
       description={`In namespace ${namespace}.`}
       onSubmit={submit}
-      error={form.formError}
-      busy={form.busy}
+      form={form}
       submitLabel={`Create ${kind}`}
       busyLabel="Creating…"
     >

@@ -6,7 +6,7 @@ import { useNamespace } from '../namespace';
 import { useReadOnly } from '../session';
 import { GuardedButton } from './buttons';
 import { ConfirmDialog } from './dialog';
-import { SaveBar, TextField } from './form-fields';
+import { Form, SaveBar, TextField } from './form-fields';
 import { Icon } from './icons';
 import { useToast } from './toast';
 import { ErrorPanel, LoadingRows, PageHead, Section } from './ui';
@@ -176,14 +176,7 @@ export function DetailsSection<
 
   return (
     <Section id={id} title="Details">
-      <form
-        className="form card-body"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-        noValidate
-      >
+      <Form className="form card-body" onSubmit={submit}>
         <TextField
           label="Name"
           error={form.errors.name}
@@ -200,7 +193,7 @@ export function DetailsSection<
         />
         {children?.(draft, change, form.errors)}
         <SaveBar error={form.formError} busy={form.busy} dirty={dirty} readOnly={readOnly} />
-      </form>
+      </Form>
     </Section>
   );
 }

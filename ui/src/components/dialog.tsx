@@ -1,7 +1,7 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import * as Alert from '@radix-ui/react-alert-dialog';
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { DialogActions } from './form-fields';
+import { useState, type ReactNode } from 'react';
+import { DialogActions, Form } from './form-fields';
 import { Icon } from './icons';
 import { messageOf } from '../lib/api-error';
 
@@ -61,8 +61,8 @@ export function FormDialog({
   description,
   wide,
   onSubmit,
-  error,
-  busy,
+  form,
+  error = form.formError,
   submitLabel,
   busyLabel,
   children,
@@ -73,16 +73,14 @@ export function FormDialog({
   description?: ReactNode;
   wide?: boolean;
   onSubmit: () => Promise<void>;
+  /** The form's state, from useSubmit. */
+  form: { formError?: string; busy: boolean };
+  /** What to show above the buttons, when not the form's own error. */
   error?: string;
-  busy: boolean;
   submitLabel: string;
   busyLabel?: string;
   children: ReactNode;
 }) {
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void onSubmit();
-  };
   return (
     <Dialog
       open={open}
@@ -91,16 +89,16 @@ export function FormDialog({
       description={description}
       wide={wide}
     >
-      <form className="form" onSubmit={submit} noValidate>
+      <Form onSubmit={onSubmit}>
         {children}
         <DialogActions
           error={error}
-          busy={busy}
+          busy={form.busy}
           submitLabel={submitLabel}
           busyLabel={busyLabel}
           onCancel={onClose}
         />
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -2,6 +2,30 @@ import type { InputHTMLAttributes, ReactNode } from 'react';
 import { Field } from './ui';
 import type { FieldErrors, NameAndKey } from '../forms';
 
+/** A form checked by the dashboard itself (not the browser), its submission handled in place. */
+export function Form({
+  className = 'form',
+  onSubmit,
+  children,
+}: {
+  className?: string;
+  onSubmit: () => Promise<void>;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      className={className}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void onSubmit();
+      }}
+      noValidate
+    >
+      {children}
+    </form>
+  );
+}
+
 /** A refusal that concerns no single field, shown above the form's buttons. */
 export function FormError({ message }: { message?: string }) {
   return message ? (
@@ -122,6 +146,26 @@ export function TextField({
         )
       }
     </Field>
+  );
+}
+
+/** The options of a select choosing a namespace, after a first one meaning none (`none`). */
+export function NamespaceOptions({
+  none,
+  namespaces,
+}: {
+  none: string;
+  namespaces: readonly { key: string; name: string }[];
+}) {
+  return (
+    <>
+      <option value="">{none}</option>
+      {namespaces.map((n) => (
+        <option key={n.key} value={n.key}>
+          {n.name} ({n.key})
+        </option>
+      ))}
+    </>
   );
 }
 

@@ -89,8 +89,7 @@ export function ConstraintDialog({
       title={constraint ? 'Edit constraint' : 'New constraint'}
       wide
       onSubmit={submit}
-      error={form.formError}
-      busy={form.busy}
+      form={form}
       submitLabel={constraint ? 'Save constraint' : 'Add constraint'}
     >
       <div className="row">

@@ -9,7 +9,7 @@ import {
 import type { Flag, FlagType, Variant } from '../api/types';
 import { CreateDialog } from '../components/create-dialog';
 import { FormDialog } from '../components/dialog';
-import { ChoiceGroup, SelectField, TextField } from '../components/form-fields';
+import { ChoiceGroup, NamespaceOptions, SelectField, TextField } from '../components/form-fields';
 import { JsonEditor } from '../components/json-editor';
 import { useToast } from '../components/toast';
 import { Field } from '../components/ui';
@@ -116,8 +116,7 @@ export function VariantDialog({
       title={variant ? `Edit variant ${variant.key}` : 'New variant'}
       wide
       onSubmit={submit}
-      error={form.formError}
-      busy={form.busy}
+      form={form}
       submitLabel={variant ? 'Save variant' : 'Add variant'}
     >
       <div className="row">
@@ -223,8 +222,7 @@ export function CopyFlagDialog({
       title={`Copy ${flag.key} to another namespace`}
       description="Copies the flag with its variants, rules and rollouts. Segments it uses are copied too when the other namespace lacks them. Nothing is written unless everything can be."
       onSubmit={submit}
-      error={form.formError}
-      busy={form.busy}
+      form={form}
       submitLabel="Copy flag"
       busyLabel="Copying…"
     >
@@ -234,12 +232,7 @@ export function CopyFlagDialog({
         value={target}
         onChange={setTarget}
       >
-        <option value="">Choose…</option>
-        {targets.map((n) => (
-          <option key={n.key} value={n.key}>
-            {n.name} ({n.key})
-          </option>
-        ))}
+        <NamespaceOptions none="Choose…" namespaces={targets} />
       </SelectField>
       {list.isSuccess && targets.length === 0 ? (
         <p className="muted">There is no other namespace yet. Create one under Namespaces first.</p>

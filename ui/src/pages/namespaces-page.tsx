@@ -105,8 +105,7 @@ function NamespaceDialog({ namespace, onClose }: { namespace?: Namespace; onClos
       onClose={onClose}
       title={namespace ? `Edit namespace ${namespace.key}` : 'New namespace'}
       onSubmit={submit}
-      error={form.formError}
-      busy={form.busy}
+      form={form}
       submitLabel={namespace ? 'Save' : 'Create namespace'}
     >
       <NameAndKeyFields

@@ -153,8 +153,8 @@ function RolloutDialog({
       title={rollout ? `Edit rollout ${rollout.rank}` : 'New rollout'}
       wide
       onSubmit={submit}
+      form={form}
       error={form.formError ?? form.errors.form}
-      busy={form.busy}
       submitLabel={rollout ? 'Save rollout' : 'Add rollout'}
     >
       <ChoiceGroup

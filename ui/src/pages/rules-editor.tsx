@@ -188,8 +188,7 @@ function RuleDialog({
       title={rule ? `Edit rule ${rule.rank}` : 'New rule'}
       wide
       onSubmit={submit}
-      error={form.formError}
-      busy={form.busy}
+      form={form}
       submitLabel={rule ? 'Save rule' : 'Add rule'}
     >
       <SegmentsField

@@ -4,7 +4,7 @@ import { namespaces as namespacesApi, tokens as tokensApi } from '../api/endpoin
 import type { Authentication } from '../api/types';
 import { CopyButton } from '../components/copy-button';
 import { ConfirmDialog, Dialog, FormDialog } from '../components/dialog';
-import { SelectField, TextField } from '../components/form-fields';
+import { NamespaceOptions, SelectField, TextField } from '../components/form-fields';
 import { Icon } from '../components/icons';
 import { CreateButton, ListPage, Table, TimeCell } from '../components/list-page';
 import { useToast } from '../components/toast';
@@ -190,8 +190,7 @@ function CreateTokenDialog({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       title="New client token"
       onSubmit={submit}
-      error={form.formError}
-      busy={form.busy}
+      form={form}
       submitLabel="Create token"
       busyLabel="Creating…"
     >
@@ -210,12 +209,7 @@ function CreateTokenDialog({ onClose }: { onClose: () => void }) {
         value={namespace}
         onChange={setNamespace}
       >
-        <option value="">All namespaces</option>
-        {(namespaces.data?.namespaces ?? []).map((n) => (
-          <option key={n.key} value={n.key}>
-            {n.name} ({n.key})
-          </option>
-        ))}
+        <NamespaceOptions none="All namespaces" namespaces={namespaces.data?.namespaces ?? []} />
       </SelectField>
       <TextField
         label="Expires"
