@@ -7,6 +7,13 @@ import { FormDialog } from './dialog';
 import { NameAndKeyFields, TextField } from './form-fields';
 import { useToast } from './toast';
 
+/** What the page of a list gives its dialog creating a flag or segment. */
+export interface CreateDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  namespace: string;
+}
+
 /**
  * Creates a flag or a segment from its name, key, description and the fields of its own,
  * then opens its page. Closing the dialog clears it for next time (`onReset` clears the
@@ -22,11 +29,8 @@ export function CreateDialog({
   onReset,
   fieldsBefore,
   fieldsAfter,
-}: {
+}: CreateDialogProps & {
   kind: 'flag' | 'segment';
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  namespace: string;
   keyHint: string;
   create: (input: { key: string; name: string; description: string }) => Promise<{ key: string }>;
   onReset: () => void;

@@ -7,7 +7,7 @@ import {
   variants as variantsApi,
 } from '../api/endpoints';
 import type { Flag, FlagType, Variant } from '../api/types';
-import { CreateDialog } from '../components/create-dialog';
+import { CreateDialog, type CreateDialogProps } from '../components/create-dialog';
 import { FormDialog } from '../components/dialog';
 import { ChoiceGroup, NamespaceOptions, SelectField, TextField } from '../components/form-fields';
 import { JsonEditor } from '../components/json-editor';
@@ -29,15 +29,7 @@ const FLAG_TYPES = [
   },
 ] as const;
 
-export function CreateFlagDialog({
-  open,
-  onOpenChange,
-  namespace,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  namespace: string;
-}) {
+export function CreateFlagDialog({ open, onOpenChange, namespace }: CreateDialogProps) {
   const [type, setType] = useState<FlagType>('BOOLEAN_FLAG_TYPE');
   return (
     <CreateDialog

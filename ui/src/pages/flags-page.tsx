@@ -63,12 +63,23 @@ export function FlagsPage() {
   const slice = pageOf(filtered, page, PAGE_SIZE);
   const total = query.data?.flags.length ?? 0;
 
-  const sortBy = (key: SortKey) =>
-    update({
-      sort: key,
-      dir: sort === key && direction === 'asc' ? 'desc' : 'asc',
-      page: undefined,
-    });
+  const sortHeader = (label: string, col: SortKey, className?: string) => (
+    <SortHeader
+      key={col}
+      label={label}
+      col={col}
+      sort={sort}
+      direction={direction}
+      onSort={(key) =>
+        update({
+          sort: key,
+          dir: sort === key && direction === 'asc' ? 'desc' : 'asc',
+          page: undefined,
+        })
+      }
+      className={className}
+    />
+  );
 
   const create = (label: string) => (
     <CreateButton onClick={() => setCreating(true)} readOnly={readOnly}>
@@ -166,25 +177,10 @@ export function FlagsPage() {
           <Table
             caption={`Flags ${slice.from} to ${slice.to} of ${slice.total}, sorted by ${SORTS[sort]}`}
             columns={[
-              <SortHeader
-                key="key"
-                label="Flag"
-                col="key"
-                sort={sort}
-                direction={direction}
-                onSort={sortBy}
-              />,
+              sortHeader('Flag', 'key'),
               { label: 'Type', hideSm: true },
               { label: 'Enabled' },
-              <SortHeader
-                key="updated"
-                label="Updated"
-                col="updated"
-                sort={sort}
-                direction={direction}
-                onSort={sortBy}
-                className="hide-sm"
-              />,
+              sortHeader('Updated', 'updated', 'hide-sm'),
             ]}
           >
             {slice.items.map((flag) => (

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { segments as segmentsApi } from '../api/endpoints';
 import type { MatchType } from '../api/types';
-import { CreateDialog } from '../components/create-dialog';
+import { CreateDialog, type CreateDialogProps } from '../components/create-dialog';
 import { ChoiceGroup } from '../components/form-fields';
 import {
   CreateButton,
@@ -95,15 +95,7 @@ export function SegmentsPage() {
   );
 }
 
-function CreateSegmentDialog({
-  open,
-  onOpenChange,
-  namespace,
-}: {
-  open: boolean;
-  onOpenChange: (o: boolean) => void;
-  namespace: string;
-}) {
+function CreateSegmentDialog({ open, onOpenChange, namespace }: CreateDialogProps) {
   const [matchType, setMatchType] = useState<MatchType>('ALL_MATCH_TYPE');
   return (
     <CreateDialog
