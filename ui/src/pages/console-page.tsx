@@ -28,6 +28,8 @@ export function ConsolePage() {
   const [entityId, setEntityId] = useState(params.get('entity') ?? '');
   const [mode, setMode] = useState<'rows' | 'json'>('rows');
   const [rows, setRows] = useState<ContextRow[]>([newRow()]);
+  const changeRow = (id: ContextRow['id'], change: Partial<ContextRow>) =>
+    setRows(rows.map((r) => (r.id === id ? { ...r, ...change } : r)));
   const [json, setJson] = useState('{\n  \n}');
   const [errors, setErrors] = useState<{
     flag?: string;
@@ -184,22 +186,14 @@ export function ConsolePage() {
                       aria-invalid={errors.row === index}
                       value={row.key}
                       placeholder="key"
-                      onChange={(e) =>
-                        setRows(
-                          rows.map((r) => (r.id === row.id ? { ...r, key: e.target.value } : r)),
-                        )
-                      }
+                      onChange={(e) => changeRow(row.id, { key: e.target.value })}
                     />
                     <input
                       className="input mono"
                       aria-label={`Context value ${index + 1}`}
                       value={row.value}
                       placeholder="value"
-                      onChange={(e) =>
-                        setRows(
-                          rows.map((r) => (r.id === row.id ? { ...r, value: e.target.value } : r)),
-                        )
-                      }
+                      onChange={(e) => changeRow(row.id, { value: e.target.value })}
                     />
                     <button
                       type="button"
