@@ -341,7 +341,7 @@ export function compileNamespace(data: NamespaceData): CompiledNamespace {
 }
 
 /** Flags compiled between two pauses of compileNamespaceInBatches. */
-export const COMPILE_BATCH = 500;
+export const COMPILE_BATCH = 250;
 
 /**
  * compileNamespace in batches of flags with `pause` awaited between them, so that a large

@@ -8,8 +8,12 @@ import { assembleRules, RULE_COLS } from './sql-rule-repository';
 import { CONSTRAINT_COLS, SEGMENT_COLS } from './sql-segment-repository';
 import type { SqlSession, Tx } from './sql-session';
 
-/** Flags read per round of a whole-namespace load; the loop gets a turn between rounds. */
-const FLAG_PAGE = 500;
+/**
+ * Flags read per round of a whole-namespace load (with their variants, rules, distributions
+ * and rollouts: about 2,500 distribution rows for flags of 5 rules); the event loop gets a
+ * turn between rounds.
+ */
+const FLAG_PAGE = 250;
 
 type Mapper = ReturnType<RowMapper['forNamespaceLoad']>;
 
@@ -47,16 +51,27 @@ export class SqlEvaluationSource implements EvaluationSource {
       // namespace key, its flag key, rule and variant ids.
       const map = this.map.forNamespaceLoad();
       const segments = await this.segments(tx, map, namespaceKey, undefined);
-      const flagRows = await tx.all(
-        `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? ORDER BY created_at, "key"`,
-        [namespaceKey],
-      );
+      // The keys first (one narrow column), then the flags themselves a page at a time.
+      const keys = (
+        await tx.all(`SELECT "key" FROM flags WHERE namespace_key = ? ORDER BY created_at, "key"`, [
+          namespaceKey,
+        ])
+      ).map((r) => String(r['key']));
       const flags: Flag[] = [];
       const rules: Rule[] = [];
       const rollouts: Rollout[] = [];
-      for (let i = 0; i < flagRows.length; i += FLAG_PAGE) {
-        if (i > 0) await breathe();
-        const page = await this.flagsOf(tx, map, namespaceKey, flagRows.slice(i, i + FLAG_PAGE));
+      // Every statement of the pages waits for a turn of the event loop first.
+      const paced: Tx = {
+        ...tx,
+        all: async (sql, params) => (await breathe(), tx.all(sql, params)),
+      };
+      for (let i = 0; i < keys.length; i += FLAG_PAGE) {
+        const pageKeys = keys.slice(i, i + FLAG_PAGE);
+        const flagRows = await paced.all(
+          `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? AND "key" IN (${placeholders(pageKeys.length)}) ORDER BY created_at, "key"`,
+          [namespaceKey, ...pageKeys],
+        );
+        const page = await this.flagsOf(paced, map, namespaceKey, flagRows);
         for (const f of page.flags) flags.push(f);
         for (const r of page.rules) rules.push(r);
         for (const r of page.rollouts) rollouts.push(r);
