@@ -9,6 +9,7 @@ import {
   RedisSnapshotCache,
   connectRedis,
 } from '../../src/adapters/cache';
+import { decodeNamespaceData } from '../../src/domain/services/evaluation/snapshot-codec';
 import { enabledRedisBackend, requireUrl } from '../support/databases';
 import { describeCacheContract, ns, type CacheFactory } from './cache-contract';
 
@@ -144,9 +145,15 @@ describeRedis('Redis snapshot cache specifics', () => {
     await new Promise((r) => client.once('ready', r));
     const cache = new RedisSnapshotCache(client, { prefix, expiryMs: 30_000 });
     await cache.set('flags', 12, ns('flags', 12));
-    expect(JSON.parse((await admin.get(`${prefix}snapshot:flags:12`)) ?? 'null')).toEqual(
-      ns('flags', 12),
-    );
+    const stored = (await admin.get(`${prefix}snapshot:flags:12`)) ?? '';
+    // Lines of JSON: a header, then each non-empty list under its section letter.
+    const [header, ...lines] = stored.split('\n');
+    expect(JSON.parse(header ?? 'null')).toEqual({
+      namespace: ns('flags', 12).namespace,
+      version: 12,
+    });
+    expect(lines.every((l) => ['f', 's', 'r', 'o'].includes(l[0] ?? ''))).toBe(true);
+    await expect(decodeNamespaceData(stored, 'flags', 12)).resolves.toEqual(ns('flags', 12));
     expect(await admin.get(`${prefix}version:flags`)).toBe('12');
     const ttl = await admin.pttl(`${prefix}snapshot:flags:12`);
     expect(ttl).toBeGreaterThan(0);

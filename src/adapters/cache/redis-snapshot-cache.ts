@@ -29,10 +29,13 @@ end
 return 1
 `;
 
+/** A turn of the event loop between the lines of a large snapshot's text. */
+const giveWay = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 const globEscape = (text: string): string => text.replace(/[*?[\]\\]/g, '\\$&');
 
 /**
- * Serialized snapshots shared by every instance: `<prefix>snapshot:<ns>:<version>` (JSON) and
+ * Serialized snapshots shared by every instance: `<prefix>snapshot:<ns>:<version>` (lines of JSON, snapshot-codec.ts) and
  * `<prefix>version:<ns>` (the highest version stored). Commands reject quickly when Redis is
  * unreachable; the caller then reads the database.
  */
@@ -46,7 +49,7 @@ export class RedisSnapshotCache implements SnapshotCache {
 
   async get(namespaceKey: string, version: number): Promise<NamespaceData | undefined> {
     const text = await this.client.get(snapshotKey(this.options.prefix, namespaceKey, version));
-    return text === null ? undefined : decodeNamespaceData(text, namespaceKey, version);
+    return text === null ? undefined : decodeNamespaceData(text, namespaceKey, version, giveWay);
   }
 
   async set(namespaceKey: string, version: number, data: NamespaceData): Promise<void> {
@@ -55,7 +58,7 @@ export class RedisSnapshotCache implements SnapshotCache {
       2,
       snapshotKey(this.options.prefix, namespaceKey, version),
       versionKey(this.options.prefix, namespaceKey),
-      encodeNamespaceData(data),
+      await encodeNamespaceData(data, giveWay),
       String(Math.max(1, Math.round(this.options.expiryMs))),
       String(version),
     );
