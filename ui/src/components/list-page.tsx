@@ -1,4 +1,4 @@
-import { isValidElement, type ReactElement, type ReactNode } from 'react';
+import { isValidElement, useState, type ReactElement, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { relativeTime } from '../lib/datetime';
 import { GuardedButton } from './buttons';
@@ -54,6 +54,23 @@ export function CreateButton({
       <Icon name="plus" /> {children}
     </GuardedButton>
   );
+}
+
+/**
+ * Whether a list page's create dialog is open, and the buttons that open it (in the heading,
+ * and in the empty list), unavailable in read-only mode.
+ */
+export function useCreateDialog(readOnly?: string) {
+  const [open, setOpen] = useState(false);
+  return {
+    open,
+    onOpenChange: setOpen,
+    button: (label: string) => (
+      <CreateButton onClick={() => setOpen(true)} readOnly={readOnly}>
+        {label}
+      </CreateButton>
+    ),
+  };
 }
 
 /** The search field of a list's toolbar, labelled for screen readers only. */

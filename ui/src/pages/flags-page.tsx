@@ -1,13 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { flags as flagsApi } from '../api/endpoints';
 import type { Flag } from '../api/types';
 import { CreateFlagDialog } from './flag-forms';
 import { Icon } from '../components/icons';
 import {
-  CreateButton,
   ListPage,
+  useCreateDialog,
   NameCell,
   SearchBox,
   Table,
@@ -33,7 +33,7 @@ export function FlagsPage() {
   const namespace = useNamespace();
   const readOnly = useReadOnly();
   const [params, setParams] = useSearchParams();
-  const [creating, setCreating] = useState(false);
+  const create = useCreateDialog(readOnly);
   const search = params.get('q') ?? '';
   const sort = (params.get('sort') as SortKey | null) ?? 'key';
   const direction = (params.get('dir') as SortDirection | null) ?? 'asc';
@@ -81,12 +81,6 @@ export function FlagsPage() {
     />
   );
 
-  const create = (label: string) => (
-    <CreateButton onClick={() => setCreating(true)} readOnly={readOnly}>
-      {label}
-    </CreateButton>
-  );
-
   return (
     <ListPage
       title="Flags"
@@ -95,11 +89,15 @@ export function FlagsPage() {
           ? `${total.toLocaleString()} flag${total === 1 ? '' : 's'} in ${namespace}`
           : `Namespace ${namespace}`
       }
-      action={create('New flag')}
+      action={create.button('New flag')}
       query={query}
       label="Flags"
       dialogs={
-        <CreateFlagDialog open={creating} onOpenChange={setCreating} namespace={namespace} />
+        <CreateFlagDialog
+          open={create.open}
+          onOpenChange={create.onOpenChange}
+          namespace={namespace}
+        />
       }
     >
       {total > 0 || search !== '' ? (
@@ -152,7 +150,11 @@ export function FlagsPage() {
       {query.isPending ? (
         <LoadingRows label="Loading flags" />
       ) : total === 0 ? (
-        <EmptyState icon="flag" title="No flags yet" actions={create('Create your first flag')}>
+        <EmptyState
+          icon="flag"
+          title="No flags yet"
+          actions={create.button('Create your first flag')}
+        >
           A flag turns a feature on or off, or picks a variant, for each user who asks.
         </EmptyState>
       ) : filtered.length === 0 ? (

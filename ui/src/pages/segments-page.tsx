@@ -5,8 +5,8 @@ import type { MatchType } from '../api/types';
 import { CreateDialog, type CreateDialogProps } from '../components/create-dialog';
 import { ChoiceGroup } from '../components/form-fields';
 import {
-  CreateButton,
   ListPage,
+  useCreateDialog,
   NameCell,
   SearchBox,
   Table,
@@ -20,7 +20,7 @@ import { useReadOnly } from '../session';
 export function SegmentsPage() {
   const namespace = useNamespace();
   const readOnly = useReadOnly();
-  const [creating, setCreating] = useState(false);
+  const create = useCreateDialog(readOnly);
   const [search, setSearch] = useState('');
   const query = useQuery({
     queryKey: ['segments', namespace],
@@ -33,21 +33,19 @@ export function SegmentsPage() {
   }, [all, search]);
   const nsLink = `/namespaces/${encodeURIComponent(namespace)}`;
 
-  const create = (label: string) => (
-    <CreateButton onClick={() => setCreating(true)} readOnly={readOnly}>
-      {label}
-    </CreateButton>
-  );
-
   return (
     <ListPage
       title="Segments"
       subtitle="Groups of entities, described by constraints on their context."
-      action={create('New segment')}
+      action={create.button('New segment')}
       query={query}
       label="Segments"
       dialogs={
-        <CreateSegmentDialog open={creating} onOpenChange={setCreating} namespace={namespace} />
+        <CreateSegmentDialog
+          open={create.open}
+          onOpenChange={create.onOpenChange}
+          namespace={namespace}
+        />
       }
     >
       {all.length > 0 ? (
@@ -58,7 +56,11 @@ export function SegmentsPage() {
       {query.isPending ? (
         <LoadingRows label="Loading segments" />
       ) : all.length === 0 ? (
-        <EmptyState icon="segment" title="No segments yet" actions={create('Create a segment')}>
+        <EmptyState
+          icon="segment"
+          title="No segments yet"
+          actions={create.button('Create a segment')}
+        >
           Segments such as “beta testers” or “customers in France” let rules and rollouts target
           people.
         </EmptyState>
