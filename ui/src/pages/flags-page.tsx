@@ -7,11 +7,11 @@ import { CreateFlagDialog } from './flag-forms';
 import { Icon } from '../components/icons';
 import {
   ListPage,
-  useCreateDialog,
   NameCell,
   SearchBox,
   Table,
   TimeCell,
+  useCreateDialog,
 } from '../components/list-page';
 import { Switch } from '../components/switch';
 import { useToast } from '../components/toast';

@@ -6,11 +6,11 @@ import { CreateDialog, type CreateDialogProps } from '../components/create-dialo
 import { ChoiceGroup } from '../components/form-fields';
 import {
   ListPage,
-  useCreateDialog,
   NameCell,
   SearchBox,
   Table,
   TimeCell,
+  useCreateDialog,
 } from '../components/list-page';
 import { EmptyState, LoadingRows } from '../components/ui';
 import { searchWords } from '../lib/flag-list';
