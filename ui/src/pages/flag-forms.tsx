@@ -61,14 +61,12 @@ const VARIANT_FIELDS = {
 };
 
 export function VariantDialog({
-  open,
-  onOpenChange,
+  onClose,
   namespace,
   flag,
   variant,
 }: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
+  onClose: () => void;
   namespace: string;
   flag: Flag;
   variant?: Variant;
@@ -97,14 +95,13 @@ export function VariantDialog({
       await client.invalidateQueries({ queryKey: ['flag', namespace, flag.key] });
       void client.invalidateQueries({ queryKey: ['flags', namespace] });
       toast(variant ? `Variant ${input.key} saved` : `Variant ${input.key} added`);
-      onOpenChange(false);
+      onClose();
     }
   };
 
   return (
     <FormDialog
-      open={open}
-      onClose={() => onOpenChange(false)}
+      onClose={onClose}
       title={variant ? `Edit variant ${variant.key}` : 'New variant'}
       wide
       onSubmit={submit}

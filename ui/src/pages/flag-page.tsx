@@ -208,13 +208,7 @@ function Variants({ flag, namespace, readOnly }: FlagSectionProps) {
         editing={editing}
         onEditingChange={setEditing}
         dialog={(variant, onClose) => (
-          <VariantDialog
-            open
-            onOpenChange={(o) => !o && onClose()}
-            namespace={namespace}
-            flag={flag}
-            variant={variant}
-          />
+          <VariantDialog onClose={onClose} namespace={namespace} flag={flag} variant={variant} />
         )}
         removeTitle={(v) => `Delete variant ${v?.key ?? ''}?`}
         confirmLabel="Delete variant"
