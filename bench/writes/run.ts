@@ -5,7 +5,10 @@
  * a second. Each rate is compared with the idle run (0 writes/s) of the same server. Also:
  * the cold load (first evaluation after start), the longest event-loop delay seen by the
  * server (monitorEventLoopDelay, resolution 1 ms) and its RSS.
- *   npm run bench:writes [-- --duration=6 --warmup=3 --flags=1000,10000 --rates=0,0.5,2,5]
+ * Rates are measured in rounds (idle, 0.5, 2, 5, idle, 0.5, ...) and each figure is the median
+ * of its rounds, so that a burst of other load on a shared machine moves one round, not the
+ * table.
+ *   npm run bench:writes [-- --duration=5 --warmup=3 --rounds=3 --flags=1000,10000 --rates=0,0.5,2,5]
  *   BENCH_BACKEND=postgres (with VEXIL_TEST_POSTGRES_URL and VEXIL_TEST_REDIS_URL): the same on
  *   PostgreSQL with caching on the Redis backend.
  */
@@ -20,8 +23,10 @@ import { prepareBackend } from './backend';
 import { startBenchServer, type BenchServer, type LoopReport } from './server';
 
 const argv = process.argv.slice(2);
-const DURATION = numberOption('duration', argv, 6);
+const DURATION = numberOption('duration', argv, 5);
 const WARMUP = numberOption('warmup', argv, 3);
+/** Each rate is measured this many times, in rounds over all rates; the median round is shown. */
+const ROUNDS = numberOption('rounds', argv, 3);
 const listOption = (name: string, fallback: readonly number[]): number[] => {
   const raw =
     argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ??
@@ -99,6 +104,22 @@ async function writeAtRate(
   return latencies;
 }
 
+/** Each figure the median of its rounds (write latencies and stalls too). */
+function medianRow(rows: readonly Row[]): Row {
+  const m = (f: (r: Row) => number): number => median(rows.map(f));
+  return {
+    rate: rows[0]?.rate ?? 0,
+    rps: m((r) => r.rps),
+    p50Ms: m((r) => r.p50Ms),
+    p99Ms: m((r) => r.p99Ms),
+    writes: m((r) => r.writes),
+    writeP50Ms: m((r) => r.writeP50Ms),
+    writeMaxMs: m((r) => r.writeMaxMs),
+    loopMaxMs: m((r) => r.loopMaxMs),
+    rssMB: Math.max(...rows.map((r) => r.rssMB)),
+  };
+}
+
 const maxOf = (xs: readonly number[]): number => (xs.length === 0 ? 0 : Math.max(...xs));
 
 async function measure(
@@ -169,13 +190,19 @@ async function runSize(work: string, flags: number): Promise<void> {
       connections: CONNECTIONS,
       serverPid: server.pid,
     });
-    const rows: Row[] = [];
-    for (const rate of RATES) rows.push(await measure(server, script, rate, flags));
+    const rounds: Row[][] = RATES.map(() => []);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const [i, rate] of RATES.entries()) {
+        rounds[i]?.push(await measure(server, script, rate, flags));
+      }
+    }
+    const rows: Row[] = rounds.map((measured) => medianRow(measured));
     const idle = rows.find((r) => r.rate === 0) ?? rows[0];
     console.log(
       `\n${flags} flags x 5 rules, ${backend.label}: cold load (first evaluation after start) ` +
         `${fmt(coldMs)} ms; start to SERVING ${fmt(server.startMs)} ms${coldLoop ? `; loop ${coldLoop} ms` : ''}`,
     );
+    console.log(`median of ${ROUNDS} rounds of ${DURATION} s per rate; RSS: the highest seen`);
     console.log(
       'writes/s  evaluations/s  x idle     p50 ms    p99 ms  x idle  writes  write p50 ms  write max ms  longest loop stall ms  RSS MB',
     );
