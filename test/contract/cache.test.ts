@@ -145,19 +145,45 @@ describeRedis('Redis snapshot cache specifics', () => {
     await new Promise((r) => client.once('ready', r));
     const cache = new RedisSnapshotCache(client, { prefix, expiryMs: 30_000 });
     await cache.set('flags', 12, ns('flags', 12));
-    const stored = (await admin.get(`${prefix}snapshot:flags:12`)) ?? '';
-    // Lines of JSON: a header, then each non-empty list under its section letter.
-    const [header, ...lines] = stored.split('\n');
-    expect(JSON.parse(header ?? 'null')).toEqual({
+    // A list of lines of JSON: a header, then each non-empty list under its section letter.
+    const lines = await admin.lrange(`${prefix}snapshot:flags:12`, 0, -1);
+    expect(JSON.parse(lines[0] ?? 'null')).toEqual({
       namespace: ns('flags', 12).namespace,
       version: 12,
     });
-    expect(lines.every((l) => ['f', 's', 'r', 'o'].includes(l[0] ?? ''))).toBe(true);
-    await expect(decodeNamespaceData(stored, 'flags', 12)).resolves.toEqual(ns('flags', 12));
+    expect(lines.slice(1).every((l) => ['f', 's', 'r', 'o'].includes(l[0] ?? ''))).toBe(true);
+    expect(decodeNamespaceData(lines.join('\n'), 'flags', 12)).toEqual(ns('flags', 12));
     expect(await admin.get(`${prefix}version:flags`)).toBe('12');
     const ttl = await admin.pttl(`${prefix}snapshot:flags:12`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(30_000);
+    await cache.close();
+  });
+
+  it('stores a large snapshot a few lines per command and leaves no other key', async () => {
+    const prefix = uniquePrefix();
+    const client = connectRedis({
+      url: requireUrl(redis ?? { name: 'redis', url: '' }),
+      host: '',
+      port: 0,
+      db: 0,
+    });
+    await new Promise((r) => client.once('ready', r));
+    const cache = new RedisSnapshotCache(client, { prefix, expiryMs: 30_000 });
+    const base = ns('big', 3);
+    const flag = base.flags[0]!;
+    // 20 lines of 500 flags: more than one command's worth either way.
+    const data = {
+      ...base,
+      flags: Array.from({ length: 10_000 }, (_, i) => ({ ...flag, key: `f${i}` })),
+    };
+    await cache.set('big', 3, data);
+    expect(await admin.llen(`${prefix}snapshot:big:3`)).toBe(21);
+    expect((await admin.keys(`${prefix}*`)).sort()).toEqual([
+      `${prefix}snapshot:big:3`,
+      `${prefix}version:big`,
+    ]);
+    expect(await cache.get('big', 3)).toEqual(data);
     await cache.close();
   });
 

@@ -3,10 +3,11 @@ import type { NamespaceData } from '../../model';
 /*
  * The cache's text form of a namespace. A large namespace is tens of megabytes of JSON, which
  * JSON.stringify or JSON.parse would handle in one go, holding the event loop for hundreds of
- * milliseconds. So the text is lines: a header line with the namespace and version, then the
- * flags, segments, rules and rollouts in lines of at most ITEMS_PER_LINE items, each line
- * `<section letter><JSON array>`. JSON text never holds a raw line break, so lines split
- * safely, and encoding or decoding gives way (`pause`) between lines.
+ * milliseconds and the memory for several copies of it. So the text is lines: a header line
+ * with the namespace and version, then the flags, segments, rules and rollouts in lines of at
+ * most ITEMS_PER_LINE items, each line `<section letter><JSON array>`. A cache can store the
+ * lines apart and write or read them a few at a time. JSON text never holds a raw line
+ * break, so joined with '\n' they split back safely.
  */
 
 const ITEMS_PER_LINE = 500;
@@ -19,54 +20,84 @@ const SECTIONS = [
 
 type SectionName = (typeof SECTIONS)[number][1];
 
-const noPause = (): Promise<void> => Promise.resolve();
-
-export async function encodeNamespaceData(
-  data: NamespaceData,
-  pause: () => Promise<void> = noPause,
-): Promise<string> {
-  const lines = [JSON.stringify({ namespace: data.namespace, version: data.version })];
+/** The lines of a namespace, made one at a time as they are asked for. */
+export function* namespaceLines(data: NamespaceData): Generator<string> {
+  yield JSON.stringify({ namespace: data.namespace, version: data.version });
   for (const [letter, name] of SECTIONS) {
     const items: readonly unknown[] = data[name];
     for (let i = 0; i < items.length; i += ITEMS_PER_LINE) {
-      lines.push(letter + JSON.stringify(items.slice(i, i + ITEMS_PER_LINE)));
-      await pause();
+      yield letter + JSON.stringify(items.slice(i, i + ITEMS_PER_LINE));
     }
   }
-  return lines.join('\n');
 }
 
 /**
- * Reads a cached namespace back, or undefined when the text is not the expected namespace and
- * version (a corrupt or foreign entry is treated as a miss rather than served).
+ * Reads lines back, one at a time: `push` each in order, then `result` is the namespace, or
+ * undefined when the lines are not the expected namespace and version (a corrupt or foreign
+ * entry is treated as a miss rather than served).
  */
-export async function decodeNamespaceData(
-  text: string,
-  namespaceKey: string,
-  version: number,
-  pause: () => Promise<void> = noPause,
-): Promise<NamespaceData | undefined> {
-  const lines = text.split('\n');
-  const header = parse(lines[0] ?? '');
-  if (typeof header !== 'object' || header === null) return undefined;
-  const head = header as Partial<NamespaceData>;
-  if (head.version !== version || head.namespace?.key !== namespaceKey) return undefined;
-  const sections: Record<SectionName, unknown[]> = {
+export class NamespaceLinesReader {
+  private header: Pick<NamespaceData, 'namespace' | 'version'> | undefined;
+  private broken = false;
+  private readonly sections: Record<SectionName, unknown[]> = {
     flags: [],
     segments: [],
     rules: [],
     rollouts: [],
   };
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i] as string;
+
+  constructor(
+    private readonly namespaceKey: string,
+    private readonly version: number,
+  ) {}
+
+  /** False once the lines cannot be this namespace (the rest need not be read). */
+  push(line: string): boolean {
+    if (this.broken) return false;
+    if (this.header === undefined) {
+      const head = parse(line) as Partial<NamespaceData> | undefined;
+      if (
+        typeof head !== 'object' ||
+        head === null ||
+        head.version !== this.version ||
+        head.namespace?.key !== this.namespaceKey
+      ) {
+        this.broken = true;
+        return false;
+      }
+      this.header = { namespace: head.namespace, version: this.version };
+      return true;
+    }
     const name = SECTIONS.find(([letter]) => line.startsWith(letter))?.[1];
     const items = name === undefined ? undefined : parse(line.slice(1));
-    if (name === undefined || !Array.isArray(items)) return undefined;
-    const into = sections[name];
+    if (name === undefined || !Array.isArray(items)) {
+      this.broken = true;
+      return false;
+    }
+    const into = this.sections[name];
     for (const item of items as unknown[]) into.push(item);
-    await pause();
+    return true;
   }
-  return { namespace: head.namespace, version, ...sections } as NamespaceData;
+
+  result(): NamespaceData | undefined {
+    if (this.broken || this.header === undefined) return undefined;
+    return { ...this.header, ...this.sections } as NamespaceData;
+  }
+}
+
+/** The whole text at once (lines joined with '\n'), for tests and small namespaces. */
+export function encodeNamespaceData(data: NamespaceData): string {
+  return [...namespaceLines(data)].join('\n');
+}
+
+export function decodeNamespaceData(
+  text: string,
+  namespaceKey: string,
+  version: number,
+): NamespaceData | undefined {
+  const reader = new NamespaceLinesReader(namespaceKey, version);
+  for (const line of text.split('\n')) if (!reader.push(line)) return undefined;
+  return reader.result();
 }
 
 function parse(text: string): unknown {
