@@ -79,6 +79,11 @@ export class ChangeLog {
     return union(changes);
   }
 
+  /** Whether a write of this process on the namespace is running (its version may come). */
+  writingNow(namespaceKey: string): boolean {
+    return this.intents.has(namespaceKey);
+  }
+
   /** The highest version known, if any. */
   latest(namespaceKey: string): number | undefined {
     const known = this.versions.get(namespaceKey);

@@ -43,8 +43,13 @@ export async function patchSnapshot(
     if (rows === undefined || rows.version < base.version) return undefined;
     if (rows.version === base.version) return { snapshot: base, version: base.version };
     let needed = changes.between(namespaceKey, base.version, rows.version);
-    // A write that committed just before the read is recorded a moment after its commit.
-    for (let wait = 0; needed === undefined && wait < 3; wait++) {
+    // A write of this process that committed just before the read is recorded a moment after
+    // its commit; nothing else is worth waiting for (another process's version may never come).
+    for (
+      let wait = 0;
+      needed === undefined && changes.writingNow(namespaceKey) && wait < 3;
+      wait++
+    ) {
       await deps.delay(wait * 10);
       needed = changes.between(namespaceKey, base.version, rows.version);
     }
