@@ -6,6 +6,7 @@ import type { HealthReporter, IdGenerator, Logger } from '../../ports';
 import { createAuthServices, type GrpcAuthDeps } from './auth-service';
 import { createEvaluationServices, type GrpcEvaluationDeps } from './evaluation-service';
 import { createFliptHandlers } from './flipt-service';
+import { announceGoaway, GOAWAY_GRACE_MS } from './goaway';
 import { HealthService } from './health-service';
 import { createMetaService, type GrpcMetaDeps } from './meta-service';
 import { loadProtoDefinitions, serviceDefinition, SERVICE_NAMES } from './proto-definitions';
@@ -185,11 +186,13 @@ function routeGrpcLibraryLog(logger: Logger): void {
 
 /**
  * Stops accepting calls and waits for the running ones (health watchers are told
- * NOT_SERVING and closed first, or they would hold the shutdown open). After `timeoutMs`
- * whatever is still running is cancelled.
+ * NOT_SERVING and closed first, or they would hold the shutdown open): a first GOAWAY that
+ * still admits streams already on their way, then grpc-js's graceful shutdown. After
+ * `timeoutMs` whatever is still running is cancelled.
  */
-export function shutdownGrpcServer(server: grpc.Server, timeoutMs: number): Promise<void> {
+export async function shutdownGrpcServer(server: grpc.Server, timeoutMs: number): Promise<void> {
   healthByServer.get(server)?.shutdown();
+  if (announceGoaway(server)) await new Promise((r) => setTimeout(r, GOAWAY_GRACE_MS));
   return new Promise((resolve) => {
     let done = false;
     const finish = (): void => {
