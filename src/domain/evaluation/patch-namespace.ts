@@ -97,13 +97,21 @@ export function patchNamespace(
   const flags = new Map<string, CompiledFlag>(previous.flags);
   if (recompile.size > 0) {
     const compiler = new NamespaceCompiler(segments);
-    const rules = groupByFlag(data.rules.filter((r) => recompile.has(r.flagKey)));
-    const rollouts = groupByFlag(data.rollouts.filter((r) => recompile.has(r.flagKey)));
+    // When only flags were touched, the rows read are exactly what is compiled again: no need
+    // to go through the whole namespace's rules (tens of thousands) a second time.
+    const onlyFlags = segmentKeys.size === 0;
+    const rules = groupByFlag(
+      onlyFlags ? rows.rules : data.rules.filter((r) => recompile.has(r.flagKey)),
+    );
+    const rollouts = groupByFlag(
+      onlyFlags ? rows.rollouts : data.rollouts.filter((r) => recompile.has(r.flagKey)),
+    );
     const createdAt = new Map<string, string>();
     for (const flag of prev.flags)
       if (flagKeys.has(flag.key)) createdAt.set(flag.key, flag.createdAt);
     const found = new Set<string>();
-    for (const flag of data.flags) {
+    // rows.flags holds the touched flags in creation order, as data.flags places them.
+    for (const flag of onlyFlags ? rows.flags : data.flags) {
       if (!recompile.has(flag.key)) continue;
       found.add(flag.key);
       // Created again: it moves to the end of the map as it has in creation order.
