@@ -6,6 +6,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * exposed). It runs in front of every route, the evaluation fast path and the Express app
  * alike, so both always answer the same way. A refused origin, method or header simply gets
  * no Access-Control-* headers: the browser then refuses the response to the page.
+ *
+ * Not the `cors` middleware: it serves Express routes only (the fast path would need a second
+ * implementation anyway), answers preflights with a fixed method list instead of echoing the
+ * one asked for as Flipt does, and never refuses a request header that is not allowed.
  */
 
 export interface CorsOptions {
