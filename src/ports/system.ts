@@ -19,7 +19,11 @@ export interface Logger {
 
 /** Told after a write to a namespace commits. */
 export interface ChangeNotifier {
-  namespaceChanged(namespaceKey: string): void;
+  /**
+   * The write answers its caller once the returned promise settles (for instance when what
+   * evaluations are served from includes it); it should not reject.
+   */
+  namespaceChanged(namespaceKey: string): void | Promise<void>;
   /**
    * Told before a write that will touch only `touched` of the namespace starts; the returned
    * function is called when it has ended, committed or not. Lets the listener pair each

@@ -443,7 +443,7 @@ export class ManagementService implements ManagementApi {
       }
     }
     try {
-      this.notifier.namespaceChanged(namespaceKey);
+      await this.notifier.namespaceChanged(namespaceKey);
     } catch (err) {
       // The write is committed; caches still converge through their TTL, so the caller
       // gets the result rather than an error for something that did happen.

@@ -26,7 +26,12 @@ interface Entry {
   /** undefined: the namespace did not exist when last read. */
   readonly snapshot: NamespaceSnapshot | undefined;
   readonly version: number | undefined;
+  /** The last known good, served because a load failed (never stored). */
+  readonly failed?: boolean;
 }
+
+/** Updates tried after a local write before reads are made to wait for a reload instead. */
+const CATCH_UP_ROUNDS = 3;
 
 const ABSENT: Entry = { snapshot: undefined, version: undefined };
 
@@ -106,21 +111,24 @@ export class NamespaceSnapshots {
   }
 
   /**
-   * A write to the namespace committed in this process: the next read must see it. In
-   * 'cached' mode the new version is also stored in the cache and announced on the change
-   * feed, so other instances pick it up without waiting for the ttl.
+   * A write to the namespace committed in this process. The returned promise settles once
+   * the snapshot this process serves includes it: the write answers its caller only then, so
+   * the caller's next read sees it (read-your-writes), while evaluations go on being served
+   * from the held snapshot in the meantime instead of each waiting for the update. When the
+   * update fails, reads wait for a reload instead. In 'cached' mode the new version is also
+   * stored in the cache and announced, so other instances pick it up without the ttl. Never
+   * rejects.
    */
-  invalidate(namespaceKey: string): void {
+  invalidate(namespaceKey: string): Promise<void> {
     this.generations.set(namespaceKey, (this.generations.get(namespaceKey) ?? 0) + 1);
     this.loading.delete(namespaceKey);
-    if (this.options.mode === 'version-check') return;
-    // The old entry stays as the last known good until the new version is built.
-    this.pending.add(namespaceKey);
-    if (this.options.mode === 'cached') {
-      this.load(namespaceKey).catch((err: unknown) => {
-        this.options.observer?.refreshFailed?.(namespaceKey, err);
-      });
+    if (this.options.mode === 'version-check') return Promise.resolve();
+    if (!this.entries.has(namespaceKey)) {
+      // Nothing held: whoever reads it next loads it whole.
+      this.pending.add(namespaceKey);
+      return Promise.resolve();
     }
+    return this.catchUp(namespaceKey);
   }
 
   /** A write that may touch only `touched` of the namespace starts (ChangeNotifier.writing). */
@@ -245,11 +253,32 @@ export class NamespaceSnapshots {
     return promise;
   }
 
-  private load(namespaceKey: string): Promise<Entry> {
+  /**
+   * Brings the held snapshot up to every write this process has committed to the namespace,
+   * while reads go on from the held one. A write committed during the update is waited for
+   * too (a few rounds, then reads wait instead).
+   */
+  private async catchUp(namespaceKey: string): Promise<void> {
+    for (let round = 0; round < CATCH_UP_ROUNDS; round++) {
+      const generation = this.generations.get(namespaceKey) ?? 0;
+      let failed: boolean;
+      try {
+        failed = (await this.load(namespaceKey, true)).failed === true;
+      } catch {
+        failed = true;
+      }
+      if ((this.generations.get(namespaceKey) ?? 0) !== generation) continue;
+      if (!failed) return;
+      break;
+    }
+    // Not brought up to date: the next read waits for a reload that includes the write.
+    if (this.options.mode !== 'cached') this.pending.add(namespaceKey);
+  }
+
+  private load(namespaceKey: string, afterWrite = this.pending.has(namespaceKey)): Promise<Entry> {
     const inflight = this.loading.get(namespaceKey);
     if (inflight !== undefined) return inflight;
     const generation = this.generations.get(namespaceKey) ?? 0;
-    const afterWrite = this.pending.has(namespaceKey);
     const current = (): boolean => (this.generations.get(namespaceKey) ?? 0) === generation;
     const promise = this.build(namespaceKey, afterWrite).then(
       (entry) => {
@@ -271,7 +300,11 @@ export class NamespaceSnapshots {
         // last known good snapshot instead of each waiting on a database that is down.
         if (this.options.mode === 'cached' && current()) this.pending.delete(namespaceKey);
         const cached = this.entries.get(namespaceKey);
-        return { snapshot: this.fallback(namespaceKey, cached, err), version: cached?.version };
+        return {
+          snapshot: this.fallback(namespaceKey, cached, err),
+          version: cached?.version,
+          failed: true,
+        };
       },
     );
     this.loading.set(namespaceKey, promise);

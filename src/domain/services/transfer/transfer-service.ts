@@ -100,16 +100,19 @@ export class TransferService {
       }
       return planned;
     });
-    for (const key of new Set([...plan.dropped, ...plan.namespaces.map((n) => n.key)])) {
-      try {
-        this.deps.notifier.namespaceChanged(key);
-      } catch (err) {
-        this.deps.logger?.warn('change notice failed after the import committed', {
-          namespace: key,
-          err,
-        });
-      }
-    }
+    const changed = new Set([...plan.dropped, ...plan.namespaces.map((n) => n.key)]);
+    await Promise.all(
+      [...changed].map(async (key) => {
+        try {
+          await this.deps.notifier.namespaceChanged(key);
+        } catch (err) {
+          this.deps.logger?.warn('change notice failed after the import committed', {
+            namespace: key,
+            err,
+          });
+        }
+      }),
+    );
     return summarize(plan, false);
   }
 
