@@ -135,57 +135,57 @@ export async function startVexil({
     config.server.mode === 'read-only' ? readOnly(management.proxy) : management.proxy;
 
   const httpDrain = new HttpDrain();
-  const httpServer = createHttpListener(
-    httpDrain.wrap(
-      createHttpHandler({
-        management: managementApi,
-        health,
-        logger,
-        ids,
-        bodyLimitBytes: config.server.max_body_bytes,
-        fastRoutes: auth.scopeEvaluationRoutes(
-          createEvaluationRoutes({ evaluation: evaluation.proxy, logger, snapshotDocuments }),
-        ),
-        routes: [
-          ...metricsRoutes(metrics),
-          ...auth.httpRoutes,
-          copyFlagRoute(managementApi),
-          ...createSessionRoutes({
-            authenticator: auth.authenticator,
-            required: config.authentication.required,
-            readOnly: config.server.mode === 'read-only',
-            version,
-          }),
-          ...createMetaRoutes({
-            version,
-            authenticationRequired: config.authentication.required,
-            readOnly: config.server.mode === 'read-only',
-            config: () => publicConfig(config),
-          }),
-          ...createTransferRoutes({
-            transfer: transfer.proxy,
-            maxImportBytes: config.server.max_import_bytes,
-            readOnly: config.server.mode === 'read-only',
-          }),
-        ],
-        mounts: dashboardMounts(config, logger),
-        // Cookie sessions (the dashboard) must prove their writes are their own.
-        guards: config.authentication.required
-          ? [...auth.httpGuards, createCsrfGuard()]
-          : auth.httpGuards,
-        recorder: metrics.enabled ? metrics : undefined,
-        ...(config.cors.enabled
-          ? {
-              cors: createCors({
-                allowedOrigins: config.cors.allowed_origins,
-                allowedHeaders: config.cors.allowed_headers,
-              }),
-            }
-          : {}),
-        accessLog: config.log.level === 'debug' || config.log.level === 'info',
-      }),
+  const httpHandler = createHttpHandler({
+    management: managementApi,
+    health,
+    logger,
+    ids,
+    bodyLimitBytes: config.server.max_body_bytes,
+    fastRoutes: auth.scopeEvaluationRoutes(
+      createEvaluationRoutes({ evaluation: evaluation.proxy, logger, snapshotDocuments }),
     ),
+    routes: [
+      ...metricsRoutes(metrics),
+      ...auth.httpRoutes,
+      copyFlagRoute(managementApi),
+      ...createSessionRoutes({
+        authenticator: auth.authenticator,
+        required: config.authentication.required,
+        readOnly: config.server.mode === 'read-only',
+        version,
+      }),
+      ...createMetaRoutes({
+        version,
+        authenticationRequired: config.authentication.required,
+        readOnly: config.server.mode === 'read-only',
+        config: () => publicConfig(config),
+      }),
+      ...createTransferRoutes({
+        transfer: transfer.proxy,
+        maxImportBytes: config.server.max_import_bytes,
+        readOnly: config.server.mode === 'read-only',
+      }),
+    ],
+    mounts: dashboardMounts(config, logger),
+    // Cookie sessions (the dashboard) must prove their writes are their own.
+    guards: config.authentication.required
+      ? [...auth.httpGuards, createCsrfGuard()]
+      : auth.httpGuards,
+    recorder: metrics.enabled ? metrics : undefined,
+    ...(config.cors.enabled
+      ? {
+          cors: createCors({
+            allowedOrigins: config.cors.allowed_origins,
+            allowedHeaders: config.cors.allowed_headers,
+          }),
+        }
+      : {}),
+    accessLog: config.log.level === 'debug' || config.log.level === 'info',
+  });
+  const httpServer = createHttpListener(
+    httpDrain.wrap(httpHandler),
     tls,
+    httpHandler.messageClasses,
   );
   httpDrain.track(httpServer);
   const { host } = config.server;

@@ -1,6 +1,11 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer as createPlainServer, type RequestListener, type Server } from 'node:http';
+import {
+  createServer as createPlainServer,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+} from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext } from 'node:tls';
@@ -69,13 +74,18 @@ const SERVER_OPTIONS = {
   maxHeaderSize: 1024 * 1024,
 };
 
-/** The HTTP listener (HTTPS when `tls` is given), serving every request with `handler`. */
+/**
+ * The HTTP listener (HTTPS when `tls` is given), serving every request with `handler`, its
+ * requests and responses made with `classes` when given.
+ */
 export function createHttpListener(
   handler: RequestListener,
   tls: TlsFiles | undefined,
+  classes?: Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'>,
 ): HttpListener {
-  if (tls === undefined) return createPlainServer(SERVER_OPTIONS, handler);
-  return createTlsServer({ ...SERVER_OPTIONS, cert: tls.cert, key: tls.key }, handler);
+  const options = { ...SERVER_OPTIONS, ...classes };
+  if (tls === undefined) return createPlainServer(options, handler);
+  return createTlsServer({ ...options, cert: tls.cert, key: tls.key }, handler);
 }
 
 /** The port key and number the HTTP listener uses. */

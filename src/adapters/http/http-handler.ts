@@ -15,6 +15,7 @@ import { healthRoute } from './health-route';
 import { createExpressApp, runGuards, type ExpressMount } from './express-app';
 import { jsonText, sendJsonText, writeError } from './http-error';
 import { createManagementRoutes } from './management-app';
+import { messageClasses, type MessageClasses } from './message-classes';
 import { parseJsonBody } from './parse-json';
 import { bodyTooLarge, discard, readBody } from './read-body';
 import {
@@ -63,7 +64,10 @@ export interface HttpDeps {
   readonly cors?: CorsHandler;
 }
 
-export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
+export type HttpHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  /** For the server's options: requests and responses shaped as the Express app wants them. */
+  readonly messageClasses: MessageClasses;
+};
 
 /**
  * A route whose whole job is "JSON body in, 200 JSON out" (the evaluation routes). The
@@ -174,11 +178,12 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
           dispatch(req, res, trace);
         };
 
-  if (!tracing) return route;
+  const classes = messageClasses(app);
+  if (!tracing) return Object.assign(route, { messageClasses: classes });
   // With tracing on, the sampler decides first (the caller's traceparent, else the ratio). A
   // traced request runs inside its server span, so evaluation and storage spans become its
   // children; one that is not traced is served exactly as without tracing.
-  return (req, res) => {
+  const traced: typeof route = (req, res) => {
     const method = req.method ?? 'GET';
     const server = startServerSpan(
       method,
@@ -193,6 +198,7 @@ export function createHttpHandler(deps: HttpDeps): HttpHandler {
     const trace: RequestTrace = { span: server.span, context: server.context };
     runInContext(server.context, () => route(req, res, trace));
   };
+  return Object.assign(traced, { messageClasses: classes });
 }
 
 /**
