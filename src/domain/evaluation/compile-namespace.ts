@@ -2,6 +2,7 @@ import type {
   BooleanResult,
   Flag,
   FlagType,
+  Namespace,
   NamespaceData,
   Rollout,
   Rule,
@@ -76,6 +77,14 @@ export interface CompiledFlag {
   readonly hasDefaultVariant: boolean;
   readonly disabledResult: VariantResult;
   readonly noMatchResult: VariantResult;
+  /** The rows it was compiled from. */
+  readonly source: FlagSource;
+}
+
+export interface FlagSource {
+  readonly flag: Flag;
+  readonly rules: readonly Rule[];
+  readonly rollouts: readonly Rollout[];
 }
 
 /** A namespace prepared for evaluation. Results it hands out are shared and frozen. */
@@ -85,7 +94,51 @@ export interface CompiledNamespace {
   readonly flags: ReadonlyMap<string, CompiledFlag>;
   /** Every segment of the namespace compiled, so that a change recompiles only its own. */
   readonly segments: ReadonlyMap<string, CompiledSegment>;
+  /** The rows, as a whole load reads them (derived from the flags and segments if need be). */
   readonly data: NamespaceData;
+}
+
+/**
+ * A compiled namespace. Without `data`, the rows are put together from the compiled flags and
+ * segments the first time they are asked for (the snapshot route, the shared cache), so that
+ * a change to one flag costs the size of that flag, not of the namespace.
+ */
+export function assembleNamespace(
+  namespace: Namespace,
+  version: number,
+  flags: ReadonlyMap<string, CompiledFlag>,
+  segments: ReadonlyMap<string, CompiledSegment>,
+  data?: NamespaceData,
+): CompiledNamespace {
+  let rows = data;
+  return freeze({
+    key: namespace.key,
+    version,
+    flags,
+    segments,
+    get data(): NamespaceData {
+      rows ??= rowsOf(namespace, version, flags, segments);
+      return rows;
+    },
+  });
+}
+
+function rowsOf(
+  namespace: Namespace,
+  version: number,
+  compiledFlags: ReadonlyMap<string, CompiledFlag>,
+  compiledSegments: ReadonlyMap<string, CompiledSegment>,
+): NamespaceData {
+  const flags: Flag[] = [];
+  const rules: Rule[] = [];
+  const rollouts: Rollout[] = [];
+  for (const { source } of compiledFlags.values()) {
+    flags.push(source.flag);
+    for (const rule of source.rules) rules.push(rule);
+    for (const rollout of source.rollouts) rollouts.push(rollout);
+  }
+  const segments = [...compiledSegments.values()].map((s) => s.source);
+  return { namespace, version, flags, segments, rules, rollouts };
 }
 
 export const groupByFlag = <T extends { readonly flagKey: string }>(items: readonly T[]) => {
@@ -172,6 +225,7 @@ export class NamespaceCompiler {
         variantAttachment: defaults.variantAttachment,
       }),
       noMatchResult: variantResult(defaults, false, false, EMPTY_KEYS),
+      source: freeze({ flag, rules, rollouts }),
     });
   }
 
@@ -331,13 +385,7 @@ export function compileNamespace(data: NamespaceData): CompiledNamespace {
       ),
     );
   }
-  return freeze({
-    key: data.namespace.key,
-    version: data.version,
-    flags,
-    segments: compiler.segments,
-    data,
-  });
+  return assembleNamespace(data.namespace, data.version, flags, compiler.segments, data);
 }
 
 /** Flags compiled between two pauses of compileNamespaceInBatches. */
@@ -371,13 +419,7 @@ export async function compileNamespaceInBatches(
     n += 1;
     if (n % batch === 0) await pause();
   }
-  return freeze({
-    key: data.namespace.key,
-    version: data.version,
-    flags,
-    segments: compiler.segments,
-    data,
-  });
+  return assembleNamespace(data.namespace, data.version, flags, compiler.segments, data);
 }
 
 /** The flag with this key, if the namespace has one. */

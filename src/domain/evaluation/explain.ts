@@ -37,14 +37,14 @@ import { matchSegmentSet, type CompiledSegmentSet } from './segment-set';
 export function explainFlag(ns: CompiledNamespace, req: FlagEvaluationRequest): ExplainedResult {
   const flag = ns.flags.get(req.flagKey);
   if (flag === undefined) throw flagNotFound(ns.key, req.flagKey);
-  const segments = new Map(ns.data.segments.map((s) => [s.key, s]));
+  const segments = new Map([...ns.segments].map(([key, s]) => [key, s.source]));
   if (flag.type === 'BOOLEAN_FLAG_TYPE') {
     const result = evaluateBooleanFlag(flag, req.entityId, req.context);
-    const rollouts = ns.data.rollouts.filter((r) => r.flagKey === flag.key);
+    const { rollouts } = flag.source;
     return { boolean: result, explanation: explainBoolean(flag, rollouts, segments, req, result) };
   }
   const result = evaluateVariantFlag(flag, req.entityId, req.context);
-  const rules = ns.data.rules.filter((r) => r.flagKey === flag.key);
+  const { rules } = flag.source;
   return { variant: result, explanation: explainVariant(flag, rules, segments, req, result) };
 }
 

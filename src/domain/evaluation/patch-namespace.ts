@@ -1,9 +1,11 @@
-import type { Flag, NamespaceData, NamespaceRows, Rollout, Rule, Segment } from '../model';
+import type { NamespaceRows } from '../model';
 import {
+  assembleNamespace,
   groupByFlag,
   NamespaceCompiler,
   type CompiledFlag,
   type CompiledNamespace,
+  type FlagSource,
 } from './compile-namespace';
 import { compileSegment, type CompiledSegment } from './segment';
 
@@ -13,50 +15,41 @@ export interface TouchedKeys {
 }
 
 /**
- * Replaces the items whose key was touched by their current rows, in place; rows created
- * since (a new key, or a key deleted and created again) go last, as creation order has them.
+ * `held` with the items whose key was touched replaced by their current rows, compiled. The
+ * map keeps creation order, as a whole load has it: an item updated stays where it was; one
+ * created since (a new key, or a key deleted and created again) goes last.
  */
-function mergeByKey<T extends { readonly key: string; readonly createdAt: string }>(
-  items: readonly T[],
+function mergeByKey<R extends { readonly key: string; readonly createdAt: string }, C>(
+  held: ReadonlyMap<string, C>,
   touched: ReadonlySet<string>,
-  current: readonly T[],
-): T[] {
-  const fresh = new Map(current.map((item) => [item.key, item]));
-  const out: T[] = [];
-  for (const item of items) {
-    if (!touched.has(item.key)) {
-      out.push(item);
-      continue;
-    }
-    const now = fresh.get(item.key);
-    if (now !== undefined && now.createdAt === item.createdAt) {
-      out.push(now);
-      fresh.delete(item.key);
-    }
+  current: readonly R[],
+  createdAt: (item: C) => string,
+  compile: (row: R) => C,
+): Map<string, C> {
+  const next = new Map(held);
+  const found = new Set<string>();
+  for (const row of current) {
+    found.add(row.key);
+    const was = next.get(row.key);
+    if (was !== undefined && createdAt(was) !== row.createdAt) next.delete(row.key);
+    next.set(row.key, compile(row));
   }
-  // Created since: creation order puts them after every row already held.
-  for (const item of fresh.values()) out.push(item);
-  return out;
-}
-
-/** The items of untouched flags, then the current ones of the touched flags. */
-function mergeByFlag<T extends { readonly flagKey: string }>(
-  items: readonly T[],
-  touched: ReadonlySet<string>,
-  current: readonly T[],
-): T[] {
-  const out = items.filter((item) => !touched.has(item.flagKey));
-  for (const item of current) out.push(item);
-  return out;
+  for (const key of touched) if (!found.has(key)) next.delete(key);
+  return next;
 }
 
 const usesAny = (keys: readonly string[] | undefined, touched: ReadonlySet<string>): boolean =>
   keys !== undefined && keys.some((k) => touched.has(k));
 
+const usesSegments = (source: FlagSource, touched: ReadonlySet<string>): boolean =>
+  source.rules.some((r) => usesAny(r.segmentKeys, touched)) ||
+  source.rollouts.some((r) => usesAny(r.segment?.segmentKeys, touched));
+
 /**
  * The namespace after a change to the flags and segments in `touched`, given their current
- * rows: only those flags and the flags using those segments are compiled again, the rest is
- * shared with `previous`. Evaluates exactly as compileNamespace of the same data would.
+ * rows: only those flags and the flags using those segments are compiled again; the rest is
+ * shared with `previous`, and nothing is gone through flag by flag unless a segment changed.
+ * Evaluates exactly as compileNamespace of the same data would.
  */
 export function patchNamespace(
   previous: CompiledNamespace,
@@ -65,71 +58,45 @@ export function patchNamespace(
 ): CompiledNamespace {
   const flagKeys = new Set(touched.flags);
   const segmentKeys = new Set(touched.segments);
-  const prev = previous.data;
-  const data: NamespaceData = {
-    namespace: rows.namespace,
-    version: rows.version,
-    flags: flagKeys.size === 0 ? prev.flags : mergeByKey<Flag>(prev.flags, flagKeys, rows.flags),
-    segments:
-      segmentKeys.size === 0
-        ? prev.segments
-        : mergeByKey<Segment>(prev.segments, segmentKeys, rows.segments),
-    rules: flagKeys.size === 0 ? prev.rules : mergeByFlag<Rule>(prev.rules, flagKeys, rows.rules),
-    rollouts:
-      flagKeys.size === 0
-        ? prev.rollouts
-        : mergeByFlag<Rollout>(prev.rollouts, flagKeys, rows.rollouts),
-  };
 
   let segments = previous.segments;
-  const recompile = new Set(flagKeys);
+  // Flags recompiled from the rows they were compiled from, for the segments they use.
+  const usingSegments: CompiledFlag[] = [];
   if (segmentKeys.size > 0) {
-    const next = new Map<string, CompiledSegment>(previous.segments);
-    for (const key of segmentKeys) next.delete(key);
-    for (const s of rows.segments) next.set(s.key, compileSegment(s));
-    segments = next;
-    for (const r of data.rules) if (usesAny(r.segmentKeys, segmentKeys)) recompile.add(r.flagKey);
-    for (const r of data.rollouts) {
-      if (usesAny(r.segment?.segmentKeys, segmentKeys)) recompile.add(r.flagKey);
+    segments = mergeByKey<(typeof rows.segments)[number], CompiledSegment>(
+      previous.segments,
+      segmentKeys,
+      rows.segments,
+      (s) => s.source.createdAt,
+      compileSegment,
+    );
+    for (const flag of previous.flags.values()) {
+      if (!flagKeys.has(flag.key) && usesSegments(flag.source, segmentKeys)) {
+        usingSegments.push(flag);
+      }
     }
   }
 
-  const flags = new Map<string, CompiledFlag>(previous.flags);
-  if (recompile.size > 0) {
+  let flags = previous.flags;
+  if (flagKeys.size > 0 || usingSegments.length > 0) {
     const compiler = new NamespaceCompiler(segments);
-    // When only flags were touched, the rows read are exactly what is compiled again: no need
-    // to go through the whole namespace's rules (tens of thousands) a second time.
-    const onlyFlags = segmentKeys.size === 0;
-    const rules = groupByFlag(
-      onlyFlags ? rows.rules : data.rules.filter((r) => recompile.has(r.flagKey)),
-    );
-    const rollouts = groupByFlag(
-      onlyFlags ? rows.rollouts : data.rollouts.filter((r) => recompile.has(r.flagKey)),
-    );
-    const createdAt = new Map<string, string>();
-    for (const flag of prev.flags)
-      if (flagKeys.has(flag.key)) createdAt.set(flag.key, flag.createdAt);
-    const found = new Set<string>();
-    // rows.flags holds the touched flags in creation order, as data.flags places them.
-    for (const flag of onlyFlags ? rows.flags : data.flags) {
-      if (!recompile.has(flag.key)) continue;
-      found.add(flag.key);
-      // Created again: it moves to the end of the map as it has in creation order.
-      if (createdAt.has(flag.key) && createdAt.get(flag.key) !== flag.createdAt) {
-        flags.delete(flag.key);
-      }
-      flags.set(
-        flag.key,
-        compiler.compileFlag(flag, rules.get(flag.key) ?? [], rollouts.get(flag.key) ?? []),
-      );
+    const rules = groupByFlag(rows.rules);
+    const rollouts = groupByFlag(rows.rollouts);
+    const next =
+      flagKeys.size === 0
+        ? new Map(previous.flags)
+        : mergeByKey<(typeof rows.flags)[number], CompiledFlag>(
+            previous.flags,
+            flagKeys,
+            rows.flags,
+            (f) => f.source.flag.createdAt,
+            (flag) =>
+              compiler.compileFlag(flag, rules.get(flag.key) ?? [], rollouts.get(flag.key) ?? []),
+          );
+    for (const { source } of usingSegments) {
+      next.set(source.flag.key, compiler.compileFlag(source.flag, source.rules, source.rollouts));
     }
-    for (const key of recompile) if (!found.has(key)) flags.delete(key);
+    flags = next;
   }
-  return Object.freeze({
-    key: data.namespace.key,
-    version: data.version,
-    flags,
-    segments,
-    data,
-  });
+  return assembleNamespace(rows.namespace, rows.version, flags, segments);
 }

@@ -13,6 +13,8 @@ export interface CompiledSegment {
   readonly constraints: readonly CompiledConstraint[];
   /** Evaluating this segment fails with `unknown constraint type`. */
   readonly hasUnknownType: boolean;
+  /** The row it was compiled from. */
+  readonly source: Segment;
 }
 
 export function compileSegment(segment: Segment): CompiledSegment {
@@ -27,6 +29,7 @@ export function compileSegment(segment: Segment): CompiledSegment {
           : MATCH_INVALID,
     constraints,
     hasUnknownType: constraints.some((c) => c.type === TYPE_UNKNOWN),
+    source: segment,
   };
 }
 

@@ -64,10 +64,13 @@ export async function patchSnapshot(
         asked.flags.length,
         asked.segments.length,
       );
-      const snapshot = {
+      const snapshot: NamespaceSnapshot = {
         key: namespaceKey,
         version: rows.version,
-        data: compiled.data,
+        // Put together only when asked for (the snapshot route, the shared cache).
+        get data() {
+          return compiled.data;
+        },
         compiled,
         builtAtMs,
       };
