@@ -15,4 +15,12 @@ export interface EvaluationSource {
     namespaceKey: string,
     keys: { readonly flags: readonly string[]; readonly segments: readonly string[] },
   ): Promise<NamespaceRows | undefined>;
+  /**
+   * The current rows of the given flags (variants, rules with distributions, rollouts), of
+   * every segment their rules and rollouts use (with constraints) and the namespace's version,
+   * read in one transaction; undefined when the namespace does not exist. What an evaluation
+   * of just these flags needs while the whole namespace is still loading. Optional: without
+   * it, the first evaluation of a namespace waits for the whole namespace.
+   */
+  loadFlags?(namespaceKey: string, flagKeys: readonly string[]): Promise<NamespaceRows | undefined>;
 }

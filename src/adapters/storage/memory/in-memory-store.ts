@@ -1,5 +1,5 @@
 import { UnavailableError } from '../../../domain/errors';
-import type { ListRequest, NamespaceData } from '../../../domain/model';
+import type { ListRequest, NamespaceData, NamespaceRows } from '../../../domain/model';
 import type {
   Clock,
   EvaluationSource,
@@ -127,6 +127,29 @@ export class InMemoryStore implements Storage, UnitOfWork, EvaluationSource {
         rollouts: await perFlag((req) => r.rollouts.listRollouts(req)),
       };
     });
+  }
+
+  async loadFlags(
+    namespaceKey: string,
+    flagKeys: readonly string[],
+  ): Promise<NamespaceRows | undefined> {
+    const data = await this.loadNamespace(namespaceKey);
+    if (data === undefined) return undefined;
+    const keys = new Set(flagKeys);
+    const rules = data.rules.filter((r) => keys.has(r.flagKey));
+    const rollouts = data.rollouts.filter((r) => keys.has(r.flagKey));
+    const used = new Set([
+      ...rules.flatMap((r) => r.segmentKeys),
+      ...rollouts.flatMap((r) => r.segment?.segmentKeys ?? []),
+    ]);
+    return {
+      namespace: data.namespace,
+      version: data.version,
+      flags: data.flags.filter((f) => keys.has(f.key)),
+      rules,
+      rollouts,
+      segments: data.segments.filter((s) => used.has(s.key)),
+    };
   }
 
   private ensureOpen(): void {

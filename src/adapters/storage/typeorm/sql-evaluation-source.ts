@@ -119,6 +119,28 @@ export class SqlEvaluationSource implements EvaluationSource {
     });
   }
 
+  loadFlags(namespaceKey: string, flagKeys: readonly string[]): Promise<NamespaceRows | undefined> {
+    return this.session.read(async (tx) => {
+      const nsRow = await this.namespaceRow(tx, namespaceKey);
+      if (!nsRow) return undefined;
+      const map = this.map.forNamespaceLoad();
+      const keys = [...new Set(flagKeys)];
+      const flagRows =
+        keys.length === 0
+          ? []
+          : await tx.all(
+              `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? AND "key" IN (${placeholders(keys.length)}) ORDER BY created_at, "key"`,
+              [namespaceKey, ...keys],
+            );
+      const page = await this.flagsOf(tx, map, namespaceKey, flagRows);
+      const used = new Set<string>();
+      for (const r of page.rules) for (const k of r.segmentKeys) used.add(k);
+      for (const r of page.rollouts) for (const k of r.segment?.segmentKeys ?? []) used.add(k);
+      const segments = used.size === 0 ? [] : await this.segments(tx, map, namespaceKey, [...used]);
+      return { namespace: map.namespace(nsRow), version: num(nsRow['version']), ...page, segments };
+    });
+  }
+
   private async namespaceRow(tx: Tx, namespaceKey: string): Promise<Row | undefined> {
     const rows = await tx.all(`SELECT ${NS_COLS}, "version" FROM namespaces WHERE "key" = ?`, [
       namespaceKey,

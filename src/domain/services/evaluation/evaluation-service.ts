@@ -24,7 +24,7 @@ import {
   UnevaluableFlagError,
   type CompiledNamespace,
 } from '../../evaluation';
-import type { NamespaceSnapshot, NamespaceSnapshots } from './namespace-snapshots';
+import type { NamespaceSnapshots } from './namespace-snapshots';
 
 export const DEFAULT_NAMESPACE = 'default';
 const nsOf = (key: string): string => (key === '' ? DEFAULT_NAMESPACE : key);
@@ -148,7 +148,7 @@ export class EvaluationService {
   async batch(req: BatchEvaluationRequest): Promise<BatchEvaluationResponse> {
     const started = this.deps.stopwatch.nowMs();
     this.checkBatchSize(req.requests.length);
-    const compiled = await this.compiledForAll(req.requests.map((r) => r.namespaceKey));
+    const compiled = await this.compiledForAll(req.requests);
     const items = evaluateBatch(
       (ns) => compiled.get(nsOf(ns)),
       req.requests,
@@ -226,14 +226,19 @@ export class EvaluationService {
       }
     }
     const namespaceKey = nsOf(req.namespaceKey);
-    const snapshot = await this.deps.snapshots.get(namespaceKey);
+    const compiled =
+      this.peekCompiled(namespaceKey) ??
+      (await this.deps.snapshots.compiledFor(
+        namespaceKey,
+        req.requests.map((r) => r.flagKey),
+      ));
     const responses: LegacyEvaluationResponse[] = [];
     for (const inner of req.requests) {
       const r = { ...inner, namespaceKey: req.namespaceKey };
       let result: VariantResult;
       try {
-        if (snapshot === undefined) throw flagNotFound(namespaceKey, r.flagKey);
-        result = evaluateVariant(snapshot.compiled, r);
+        if (compiled === undefined) throw flagNotFound(namespaceKey, r.flagKey);
+        result = evaluateVariant(compiled, r);
       } catch (err) {
         this.deps.observer?.evaluated?.({
           namespaceKey,
@@ -244,7 +249,7 @@ export class EvaluationService {
         if (err instanceof NotFoundError && req.excludeNotFound) continue;
         // One flag whose stored configuration cannot be evaluated does not fail the others.
         if (!unevaluable(err)) throw err;
-        this.unevaluable(namespaceKey, r.flagKey, snapshot?.version, err);
+        this.unevaluable(namespaceKey, r.flagKey, compiled?.version, err);
         result = unevaluableLegacyResult(r.flagKey);
       }
       this.deps.observer?.evaluated?.({
@@ -373,19 +378,28 @@ export class EvaluationService {
 
   private async compiledFor(namespaceKey: string, flagKey: string): Promise<CompiledNamespace> {
     const ns = nsOf(namespaceKey);
-    const snapshot = this.deps.snapshots.peek(ns) ?? (await this.deps.snapshots.get(ns));
-    if (snapshot === undefined) throw flagNotFound(ns, flagKey);
-    return snapshot.compiled;
+    const compiled =
+      this.peekCompiled(ns) ?? (await this.deps.snapshots.compiledFor(ns, [flagKey]));
+    if (compiled === undefined) throw flagNotFound(ns, flagKey);
+    return compiled;
   }
 
+  /** Per namespace of the batch, what evaluates its flags (all read at once while warming up). */
   private async compiledForAll(
-    namespaceKeys: readonly string[],
+    requests: readonly EvaluationRequest[],
   ): Promise<Map<string, CompiledNamespace>> {
+    const flagsOf = new Map<string, string[]>();
+    for (const r of requests) {
+      const ns = nsOf(r.namespaceKey);
+      const keys = flagsOf.get(ns);
+      if (keys === undefined) flagsOf.set(ns, [r.flagKey]);
+      else keys.push(r.flagKey);
+    }
     const out = new Map<string, CompiledNamespace>();
-    for (const ns of new Set(namespaceKeys.map(nsOf))) {
-      const snapshot: NamespaceSnapshot | undefined =
-        this.deps.snapshots.peek(ns) ?? (await this.deps.snapshots.get(ns));
-      if (snapshot !== undefined) out.set(ns, snapshot.compiled);
+    for (const [ns, flagKeys] of flagsOf) {
+      const compiled =
+        this.peekCompiled(ns) ?? (await this.deps.snapshots.compiledFor(ns, flagKeys));
+      if (compiled !== undefined) out.set(ns, compiled);
     }
     return out;
   }

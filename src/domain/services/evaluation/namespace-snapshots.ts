@@ -2,6 +2,7 @@ import { UnavailableError } from '../../errors';
 import type { ChangedKeys, NamespaceData } from '../../model';
 import type { ChangeNotice, EvaluationSource } from '../../../ports';
 import { compileNamespace, compileNamespaceInBatches } from '../../evaluation';
+import type { CompiledNamespace } from '../../evaluation';
 import { ChangeLog } from './change-log';
 import { patchSnapshot } from './snapshot-patch';
 import type {
@@ -21,6 +22,7 @@ export type {
   SnapshotObserver,
 } from './snapshot-types';
 import { SnapshotCacheAccess } from './snapshot-cache-access';
+import { WarmUp } from './warm-up';
 
 interface Entry {
   /** undefined: the namespace did not exist when last read. */
@@ -64,6 +66,8 @@ export class NamespaceSnapshots {
   /** Local writes are announced as they commit (see `committed`), not after a reload. */
   private announcesCommits = false;
   private readonly cache: SnapshotCacheAccess;
+  /** Answers for namespaces not held yet, from the rows of the flags asked for. */
+  private readonly warmUp: WarmUp | undefined;
 
   constructor(
     private readonly source: EvaluationSource,
@@ -74,6 +78,7 @@ export class NamespaceSnapshots {
       options.observer?.onCacheResult,
       options.logger,
     );
+    this.warmUp = WarmUp.over(source, options.mode, (fn) => this.fromDatabase(fn));
     if (options.mode === 'cached') {
       const caching = options.caching;
       if (caching === undefined) throw new Error("freshness mode 'cached' needs caching options");
@@ -104,6 +109,14 @@ export class NamespaceSnapshots {
     return (await this.load(namespaceKey)).snapshot;
   }
 
+  /** What evaluates `flagKeys`: the snapshot, or just those flags while it first loads. */
+  compiledFor(namespaceKey: string, flagKeys: readonly string[]) {
+    const whole = async (): Promise<CompiledNamespace | undefined> =>
+      (await this.get(namespaceKey))?.compiled;
+    if (this.warmUp === undefined || this.entries.has(namespaceKey)) return whole();
+    return this.warmUp.compiled(namespaceKey, flagKeys, whole);
+  }
+
   /** A cached snapshot without any I/O, when one is known to be usable right now. */
   peek(namespaceKey: string): NamespaceSnapshot | undefined {
     if (this.options.mode === 'version-check' || this.pending.has(namespaceKey)) return undefined;
@@ -120,6 +133,7 @@ export class NamespaceSnapshots {
    * rejects.
    */
   invalidate(namespaceKey: string): Promise<void> {
+    this.warmUp?.drop(namespaceKey);
     this.generations.set(namespaceKey, (this.generations.get(namespaceKey) ?? 0) + 1);
     this.loading.delete(namespaceKey);
     if (this.options.mode === 'version-check') return Promise.resolve();
@@ -205,6 +219,7 @@ export class NamespaceSnapshots {
   }
 
   private noticed(notice: ChangeNotice): void {
+    this.warmUp?.drop(notice.namespaceKey);
     const current = this.entries.get(notice.namespaceKey);
     if (current !== undefined || this.loading.has(notice.namespaceKey)) {
       this.changes.record(notice.namespaceKey, notice.version, notice.changed ?? 'all');
