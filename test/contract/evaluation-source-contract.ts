@@ -140,4 +140,51 @@ export function describeEvaluationSourceContract(c: StorageContractContext): voi
       expect(await store.loadNamespace(uniqueKey('nobody'))).toBeUndefined();
     });
   });
+
+  describe('loadFlags', () => {
+    it('reads the flags asked for with the segments they use, at the current version', async () => {
+      await createFlag('f1');
+      await createFlag('f2');
+      await createFlag('b1', { type: 'BOOLEAN_FLAG_TYPE' });
+      await createVariant('f1', 'v1');
+      await createSegment('s1');
+      await createSegment('s2');
+      await createSegment('s3');
+      await createSegment('s4');
+      await store.createConstraint({
+        namespaceKey: ns,
+        segmentKey: 's1',
+        type: 'STRING_COMPARISON_TYPE',
+        property: 'plan',
+        operator: 'eq',
+        value: 'pro',
+        description: '',
+      });
+      await createRule('f1', ['s1', 's2'], 1);
+      await createRule('f2', ['s3'], 1);
+      await segmentRollout('b1', 1, ['s4']);
+
+      const whole = (await store.loadNamespace(ns))!;
+      const rows = await store.loadFlags!(ns, ['f1', 'b1', 'nope', 'f1']);
+      expect(rows).toBeDefined();
+      expect(rows!.version).toBe(await version());
+      expect(rows!.namespace).toEqual(whole.namespace);
+      expect(rows!.flags).toEqual(whole.flags.filter((f) => f.key !== 'f2'));
+      expect(rows!.rules).toEqual(whole.rules.filter((r) => r.flagKey === 'f1'));
+      expect(rows!.rollouts).toEqual(whole.rollouts.filter((r) => r.flagKey === 'b1'));
+      const used = ['s1', 's2', 's4'];
+      expect([...rows!.segments].sort((a, b) => a.key.localeCompare(b.key))).toEqual(
+        whole.segments.filter((s) => used.includes(s.key)),
+      );
+      expect(rows!.segments.find((s) => s.key === 's1')!.constraints).toHaveLength(1);
+
+      const none = await store.loadFlags!(ns, ['nope']);
+      expect(none).toMatchObject({ flags: [], rules: [], rollouts: [], segments: [] });
+      expect(none!.version).toBe(await version());
+    });
+
+    it('is undefined for an unknown namespace', async () => {
+      expect(await store.loadFlags!(uniqueKey('nobody'), ['f1'])).toBeUndefined();
+    });
+  });
 }

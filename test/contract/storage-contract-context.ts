@@ -91,6 +91,9 @@ export function storageContractContext(open: OpenStorage): StorageContractContex
     store = Object.assign(Object.create(config) as ConfigStore, {
       getNamespaceVersion: (key: string) => source.getNamespaceVersion(key),
       loadNamespace: (key: string) => source.loadNamespace(key),
+      loadFlags:
+        source.loadFlags &&
+        ((key: string, flagKeys: readonly string[]) => source.loadFlags!(key, flagKeys)),
       ping: () => opened.storage.ping(),
     });
   });
