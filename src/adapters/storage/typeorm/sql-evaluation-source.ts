@@ -15,7 +15,41 @@ import type { SqlSession, Tx } from './sql-session';
  */
 const FLAG_PAGE = 250;
 
+/** Attempts at reading a SQLite namespace a page per transaction before one long transaction. */
+const TURN_ATTEMPTS = 3;
+
 type Mapper = ReturnType<RowMapper['forNamespaceLoad']>;
+
+interface Head {
+  readonly map: Mapper;
+  readonly namespace: NamespaceData['namespace'];
+  readonly version: number;
+  /** What a later transaction compares to know it reads the same state of the namespace. */
+  readonly state: string;
+  readonly segments: NamespaceData['segments'];
+  readonly keys: readonly string[];
+}
+
+interface Page {
+  readonly flags: readonly Flag[];
+  readonly rules: readonly Rule[];
+  readonly rollouts: readonly Rollout[];
+}
+
+const stateOf = (row: Row): string => `${num(row['version'])} ${String(row['created_at'])}`;
+
+function assemble(head: Head, pages: readonly Page[]): NamespaceData {
+  const flags: Flag[] = [];
+  const rules: Rule[] = [];
+  const rollouts: Rollout[] = [];
+  for (const page of pages) {
+    for (const f of page.flags) flags.push(f);
+    for (const r of page.rules) rules.push(r);
+    for (const r of page.rollouts) rollouts.push(r);
+  }
+  const { namespace, version, segments } = head;
+  return { namespace, version, flags, segments, rules, rollouts };
+}
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
@@ -44,47 +78,98 @@ export class SqlEvaluationSource implements EvaluationSource {
   }
 
   loadNamespace(namespaceKey: string): Promise<NamespaceData | undefined> {
+    return this.session.dialect.name === 'sqlite'
+      ? this.loadInTurns(namespaceKey)
+      : this.loadInOne(namespaceKey);
+  }
+
+  /** The namespace in one read transaction, a page of flags at a time. */
+  private loadInOne(namespaceKey: string): Promise<NamespaceData | undefined> {
     return this.session.read(async (tx) => {
-      const nsRow = await this.namespaceRow(tx, namespaceKey);
-      if (!nsRow) return undefined;
-      // One table of key strings for the whole load: every rule and distribution repeats the
-      // namespace key, its flag key, rule and variant ids.
-      const map = this.map.forNamespaceLoad();
-      const segments = await this.segments(tx, map, namespaceKey, undefined);
-      // The keys first (one narrow column), then the flags themselves a page at a time.
-      const keys = (
-        await tx.all(`SELECT "key" FROM flags WHERE namespace_key = ? ORDER BY created_at, "key"`, [
-          namespaceKey,
-        ])
-      ).map((r) => String(r['key']));
-      const flags: Flag[] = [];
-      const rules: Rule[] = [];
-      const rollouts: Rollout[] = [];
-      // Every statement of the pages waits for a turn of the event loop first.
-      const paced: Tx = {
-        ...tx,
-        all: async (sql, params) => (await breathe(), tx.all(sql, params)),
-      };
-      for (let i = 0; i < keys.length; i += FLAG_PAGE) {
-        const pageKeys = keys.slice(i, i + FLAG_PAGE);
-        const flagRows = await paced.all(
-          `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? AND "key" IN (${placeholders(pageKeys.length)}) ORDER BY created_at, "key"`,
-          [namespaceKey, ...pageKeys],
-        );
-        const page = await this.flagsOf(paced, map, namespaceKey, flagRows);
-        for (const f of page.flags) flags.push(f);
-        for (const r of page.rules) rules.push(r);
-        for (const r of page.rollouts) rollouts.push(r);
+      const head = await this.head(tx, namespaceKey);
+      if (head === undefined) return undefined;
+      const parts: Page[] = [];
+      for (let i = 0; i < head.keys.length; i += FLAG_PAGE) {
+        parts.push(await this.page(tx, head.map, namespaceKey, head.keys.slice(i, i + FLAG_PAGE)));
       }
-      return {
-        namespace: map.namespace(nsRow),
-        version: num(nsRow['version']),
-        flags,
-        segments,
-        rules,
-        rollouts,
-      };
+      return assemble(head, parts);
     });
+  }
+
+  /**
+   * SQLite's transactions on one file queue in-process (sqlite-write-lock.ts), so one long read
+   * of a large namespace would hold back every other read meanwhile, the evaluations of the
+   * flags of a namespace warming up among them. Each page is therefore a short transaction of
+   * its own that first reads the namespace's version: every write bumps it in its transaction,
+   * so one version across the pages means they show one state of the namespace. A write in
+   * between starts the read again; after a few attempts the namespace is read in one go.
+   */
+  private async loadInTurns(namespaceKey: string): Promise<NamespaceData | undefined> {
+    for (let attempt = 0; attempt < TURN_ATTEMPTS; attempt++) {
+      const head = await this.session.read((tx) => this.head(tx, namespaceKey));
+      if (head === undefined) return undefined;
+      const parts: Page[] = [];
+      for (let i = 0; i < head.keys.length; i += FLAG_PAGE) {
+        const pageKeys = head.keys.slice(i, i + FLAG_PAGE);
+        const part = await this.session.read(async (tx) =>
+          (await this.stateIn(tx, namespaceKey)) === head.state
+            ? this.page(tx, head.map, namespaceKey, pageKeys)
+            : undefined,
+        );
+        if (part === undefined) break;
+        parts.push(part);
+      }
+      if (parts.length * FLAG_PAGE >= head.keys.length) return assemble(head, parts);
+    }
+    return this.loadInOne(namespaceKey);
+  }
+
+  /** The namespace, its version, its segments and the keys of its flags in creation order. */
+  private async head(tx: Tx, namespaceKey: string): Promise<Head | undefined> {
+    const nsRow = await this.namespaceRow(tx, namespaceKey);
+    if (!nsRow) return undefined;
+    // One table of key strings for the whole load: every rule and distribution repeats the
+    // namespace key, its flag key, rule and variant ids.
+    const map = this.map.forNamespaceLoad();
+    const segments = await this.segments(tx, map, namespaceKey, undefined);
+    // The keys first (one narrow column), then the flags themselves a page at a time.
+    const keys = (
+      await tx.all(`SELECT "key" FROM flags WHERE namespace_key = ? ORDER BY created_at, "key"`, [
+        namespaceKey,
+      ])
+    ).map((r) => String(r['key']));
+    return {
+      map,
+      namespace: map.namespace(nsRow),
+      version: num(nsRow['version']),
+      state: stateOf(nsRow),
+      segments,
+      keys,
+    };
+  }
+
+  /** One page of flags with their variants, rules and rollouts. */
+  private async page(
+    tx: Tx,
+    map: Mapper,
+    namespaceKey: string,
+    pageKeys: readonly string[],
+  ): Promise<Page> {
+    // Every statement of the page waits for a turn of the event loop first.
+    const paced: Tx = { ...tx, all: async (sql, params) => (await breathe(), tx.all(sql, params)) };
+    const flagRows = await paced.all(
+      `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? AND "key" IN (${placeholders(pageKeys.length)}) ORDER BY created_at, "key"`,
+      [namespaceKey, ...pageKeys],
+    );
+    return this.flagsOf(paced, map, namespaceKey, flagRows);
+  }
+
+  /** The namespace's version, and its creation time in case it was deleted and created again. */
+  private async stateIn(tx: Tx, namespaceKey: string): Promise<string | undefined> {
+    const rows = await tx.all(`SELECT "version", created_at FROM namespaces WHERE "key" = ?`, [
+      namespaceKey,
+    ]);
+    return rows[0] === undefined ? undefined : stateOf(rows[0]);
   }
 
   loadRows(
