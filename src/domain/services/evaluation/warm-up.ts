@@ -77,7 +77,9 @@ export class WarmUp {
     whole: () => Promise<CompiledNamespace | undefined>,
   ): Promise<CompiledNamespace | undefined> {
     const demand = this.flags(namespaceKey, [...new Set(flagKeys)]);
-    const full = whole();
+    // The whole load starts once the flags are read: its work on the event loop would otherwise
+    // come between each of the read's statements and their answers.
+    const full = demand.then(whole, whole);
     void full.then(
       () => this.drop(namespaceKey),
       () => undefined,
