@@ -24,8 +24,6 @@ interface Head {
   readonly map: Mapper;
   readonly namespace: NamespaceData['namespace'];
   readonly version: number;
-  /** What a later transaction compares to know it reads the same state of the namespace. */
-  readonly state: string;
   readonly segments: NamespaceData['segments'];
   readonly keys: readonly string[];
 }
@@ -35,8 +33,6 @@ interface Page {
   readonly rules: readonly Rule[];
   readonly rollouts: readonly Rollout[];
 }
-
-const stateOf = (row: Row): string => `${num(row['version'])} ${String(row['created_at'])}`;
 
 function assemble(head: Head, pages: readonly Page[]): NamespaceData {
   const flags: Flag[] = [];
@@ -112,7 +108,7 @@ export class SqlEvaluationSource implements EvaluationSource {
       for (let i = 0; i < head.keys.length; i += FLAG_PAGE) {
         const pageKeys = head.keys.slice(i, i + FLAG_PAGE);
         const part = await this.session.read(async (tx) =>
-          (await this.stateIn(tx, namespaceKey)) === head.state
+          (await this.versionIn(tx, namespaceKey)) === head.version
             ? this.page(tx, head.map, namespaceKey, pageKeys)
             : undefined,
         );
@@ -142,7 +138,6 @@ export class SqlEvaluationSource implements EvaluationSource {
       map,
       namespace: map.namespace(nsRow),
       version: num(nsRow['version']),
-      state: stateOf(nsRow),
       segments,
       keys,
     };
@@ -164,12 +159,10 @@ export class SqlEvaluationSource implements EvaluationSource {
     return this.flagsOf(paced, map, namespaceKey, flagRows);
   }
 
-  /** The namespace's version, and its creation time in case it was deleted and created again. */
-  private async stateIn(tx: Tx, namespaceKey: string): Promise<string | undefined> {
-    const rows = await tx.all(`SELECT "version", created_at FROM namespaces WHERE "key" = ?`, [
-      namespaceKey,
-    ]);
-    return rows[0] === undefined ? undefined : stateOf(rows[0]);
+  /** A namespace created again continues above its last version (namespace_tombstones). */
+  private async versionIn(tx: Tx, namespaceKey: string): Promise<number | undefined> {
+    const rows = await tx.all(`SELECT "version" FROM namespaces WHERE "key" = ?`, [namespaceKey]);
+    return rows[0] === undefined ? undefined : num(rows[0]['version']);
   }
 
   loadRows(
