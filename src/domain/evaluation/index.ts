@@ -1,4 +1,5 @@
 export {
+  assembleNamespace,
   compileNamespace,
   compileNamespaceInBatches,
   findFlag,

@@ -1,6 +1,11 @@
-import type { Flag, NamespaceRows, Rollout, Rule, Segment } from '../../model';
+import type { NamespaceRows } from '../../model';
 import type { EvaluationSource } from '../../../ports';
-import { compileNamespace, type CompiledFlag, type CompiledNamespace } from '../../evaluation';
+import {
+  assembleNamespace,
+  compileNamespace,
+  type CompiledFlag,
+  type CompiledNamespace,
+} from '../../evaluation';
 import type { FreshnessMode } from './snapshot-types';
 
 type CompiledSegments = CompiledNamespace['segments'];
@@ -178,32 +183,9 @@ function merge(parts: readonly CompiledNamespace[]): CompiledNamespace {
   if (parts.length === 1) return first;
   const flags = new Map<string, CompiledFlag>();
   const segments = new Map<string, CompiledSegment>();
-  const rows = {
-    flags: [] as Flag[],
-    rules: [] as Rule[],
-    rollouts: [] as Rollout[],
-    segments: new Map<string, Segment>(),
-  };
   for (const part of parts) {
-    const taken = new Set<string>();
-    for (const [key, flag] of part.flags) {
-      if (flags.has(key)) continue;
-      flags.set(key, flag);
-      taken.add(key);
-    }
+    for (const [key, flag] of part.flags) if (!flags.has(key)) flags.set(key, flag);
     for (const [key, segment] of part.segments) segments.set(key, segment);
-    for (const f of part.data.flags) if (taken.has(f.key)) rows.flags.push(f);
-    for (const r of part.data.rules) if (taken.has(r.flagKey)) rows.rules.push(r);
-    for (const r of part.data.rollouts) if (taken.has(r.flagKey)) rows.rollouts.push(r);
-    for (const s of part.data.segments) rows.segments.set(s.key, s);
   }
-  const data = {
-    namespace: first.data.namespace,
-    version: first.version,
-    flags: rows.flags,
-    rules: rows.rules,
-    rollouts: rows.rollouts,
-    segments: [...rows.segments.values()],
-  };
-  return Object.freeze({ key: first.key, version: first.version, flags, segments, data });
+  return assembleNamespace(first.data.namespace, first.version, flags, segments);
 }
