@@ -385,6 +385,39 @@ describe.each(enabledSqlBackends())('evaluations while a namespace warms up ($na
     },
   );
 
+  it('shows a write of another process in the next evaluation (version-check)', async () => {
+    // Writes this instance hears nothing of: only the version tells.
+    const elsewhere = createManagementService({
+      config: new ConfigStore({
+        unitOfWork: storage.unitOfWork,
+        clock: new TickingClock(),
+        ids: new SequentialIds(),
+      }),
+      notifier: { namespaceChanged: () => undefined, writing: () => () => undefined },
+    });
+    const source = new GatedSource(storage.evaluationSource);
+    const { service } = cold('version-check', source);
+    const req = request(NS, 'v-plain', 'u1', {});
+    const set = (enabled: boolean) =>
+      elsewhere.updateFlag({
+        namespaceKey: NS,
+        key: 'v-plain',
+        name: 'v-plain',
+        description: '',
+        enabled,
+        defaultVariantId: '',
+      });
+    expect(await service.variant(req)).toMatchObject({ reason: 'UNKNOWN_EVALUATION_REASON' });
+    await set(false);
+    expect(await service.variant(req)).toMatchObject({
+      reason: 'FLAG_DISABLED_EVALUATION_REASON',
+    });
+    await set(true);
+    expect(await service.variant(req)).toMatchObject({ reason: 'UNKNOWN_EVALUATION_REASON' });
+    expect(source.flagReads).toEqual([['v-plain'], ['v-plain'], ['v-plain']]);
+    source.open();
+  });
+
   it('falls back to the whole load when reading single flags fails', async () => {
     const req = request(NS, 'v-on', 'u3', { plan: 'pro', age: '40' });
     const { service: whole } = cold('notified', storage.evaluationSource);
