@@ -341,6 +341,21 @@ describe.each(enabledSqlBackends())('evaluations while a namespace warms up ($na
     source.open();
   });
 
+  it('reads the flags asked for while a read runs together, in the read after it', async () => {
+    const expected = await wholeAnswers();
+    const source = new GatedSource(storage.evaluationSource);
+    const { service } = cold('notified', source);
+    const flags = ['v-on', 'v-off', 'b-on', 'missing', 'v-plain'];
+    const warm = await Promise.all(
+      flags.map((f) => outcome(() => service.variant(request(NS, f, 'u1', {})))),
+    );
+    expect(source.flagReads).toEqual([['v-on'], ['v-off', 'b-on', 'missing', 'v-plain']]);
+    // The same answers as the whole snapshot's first items per flag (u1, no context).
+    const per = ENTITIES.length * 3 + 1;
+    expect(warm).toEqual(flags.map((f) => expected[FLAGS.indexOf(f) * per]));
+    source.open();
+  });
+
   it('answers for a namespace that does not exist as the whole snapshot does', async () => {
     const expected = await wholeAnswers('nowhere');
     const source = new GatedSource(storage.evaluationSource);

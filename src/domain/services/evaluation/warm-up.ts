@@ -37,6 +37,11 @@ interface Warming {
   version: number | undefined;
   readonly done: Map<string, Part>;
   readonly inflight: Map<string, Promise<Part>>;
+  /** Settles when the read running now does; undefined when none runs. */
+  reading: Promise<void> | undefined;
+  /** Flags asked for while a read ran, read together next. */
+  readonly queued: Set<string>;
+  next: Promise<Part> | undefined;
 }
 
 const older = (a: number | undefined, b: number | undefined): boolean => (a ?? -1) < (b ?? -1);
@@ -124,19 +129,56 @@ export class WarmUp {
   }
 
   private reset(namespaceKey: string): Warming {
-    const w: Warming = { known: false, version: undefined, done: new Map(), inflight: new Map() };
+    const w: Warming = {
+      known: false,
+      version: undefined,
+      done: new Map(),
+      inflight: new Map(),
+      reading: undefined,
+      queued: new Set(),
+      next: undefined,
+    };
     this.warming.set(namespaceKey, w);
     return w;
   }
 
-  /** A read that later asks for the same flags join. */
+  /**
+   * Reads the flags, or while a read runs, queues them for the read after it: the first
+   * evaluation is answered from a read of its flag alone, and the many that arrive meanwhile
+   * (a restart under traffic) from one read of all theirs instead of one each.
+   */
   private start(w: Warming, namespaceKey: string, keys: readonly string[]): void {
-    const read = this.read(w, namespaceKey, keys);
+    let read: Promise<Part>;
+    if (w.reading === undefined) {
+      read = this.launch(w, namespaceKey, keys);
+    } else {
+      for (const k of keys) w.queued.add(k);
+      w.next ??= w.reading.then(() => {
+        const queued = [...w.queued];
+        w.queued.clear();
+        w.next = undefined;
+        return this.launch(w, namespaceKey, queued);
+      });
+      read = w.next;
+    }
     for (const k of keys) w.inflight.set(k, read);
     const settled = (): void => {
       for (const k of keys) if (w.inflight.get(k) === read) w.inflight.delete(k);
     };
     read.then(settled, settled);
+  }
+
+  private launch(w: Warming, namespaceKey: string, keys: readonly string[]): Promise<Part> {
+    const read = this.read(w, namespaceKey, keys);
+    const reading = read.then(
+      () => undefined,
+      () => undefined,
+    );
+    w.reading = reading;
+    void reading.then(() => {
+      if (w.reading === reading) w.reading = undefined;
+    });
+    return read;
   }
 
   private async read(w: Warming, namespaceKey: string, keys: readonly string[]): Promise<Part> {
