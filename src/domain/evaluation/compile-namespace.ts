@@ -388,8 +388,8 @@ export function compileNamespace(data: NamespaceData): CompiledNamespace {
   return assembleNamespace(data.namespace, data.version, flags, compiler.segments, data);
 }
 
-/** Flags compiled between two pauses of compileNamespaceInBatches. */
-export const COMPILE_BATCH = 250;
+/** Flags compiled between two pauses of compileNamespaceInBatches (a few ms of work). */
+export const COMPILE_BATCH = 125;
 
 /**
  * compileNamespace in batches of flags with `pause` awaited between them, so that a large
