@@ -5,11 +5,12 @@ import { compileNamespace, compileNamespaceInBatches } from '../../evaluation';
 import type { CompiledNamespace } from '../../evaluation';
 import { ChangeLog } from './change-log';
 import { patchSnapshot } from './snapshot-patch';
-import type {
-  NamespaceSnapshot,
-  NamespaceSnapshotsOptions,
-  RefreshReason,
-  SnapshotFreshness,
+import {
+  snapshotOf,
+  type NamespaceSnapshot,
+  type NamespaceSnapshotsOptions,
+  type RefreshReason,
+  type SnapshotFreshness,
 } from './snapshot-types';
 
 export type {
@@ -426,7 +427,7 @@ export class NamespaceSnapshots {
     const builtAtMs = stopwatch.nowMs();
     this.options.observer?.rebuilt?.(data.namespace.key, builtAtMs - started);
     return {
-      snapshot: { key: data.namespace.key, version: data.version, data, compiled, builtAtMs },
+      snapshot: snapshotOf(compiled, builtAtMs),
       version: data.version,
     };
   }

@@ -2,7 +2,7 @@ import type { NamespaceRows } from '../../model';
 import type { EvaluationSource, Stopwatch } from '../../../ports';
 import { patchNamespace, type TouchedKeys } from '../../evaluation';
 import { coversKeys, type ChangeLog } from './change-log';
-import type { NamespaceSnapshot, SnapshotObserver } from './snapshot-types';
+import { snapshotOf, type NamespaceSnapshot, type SnapshotObserver } from './snapshot-types';
 
 export interface PatchDeps {
   readonly source: EvaluationSource;
@@ -64,16 +64,7 @@ export async function patchSnapshot(
         asked.flags.length,
         asked.segments.length,
       );
-      const snapshot: NamespaceSnapshot = {
-        key: namespaceKey,
-        version: rows.version,
-        // Put together only when asked for (the snapshot route, the shared cache).
-        get data() {
-          return compiled.data;
-        },
-        compiled,
-        builtAtMs,
-      };
+      const snapshot = snapshotOf(compiled, builtAtMs);
       return { snapshot, version: rows.version };
     }
     keys = needed;

@@ -32,6 +32,23 @@ export interface NamespaceSnapshot {
   readonly builtAtMs: number;
 }
 
+/**
+ * The snapshot of `compiled`. Every snapshot is made here, so that all have one shape: the
+ * evaluation path reads them, and two shapes would cost it its optimized code. The rows are
+ * put together only when asked for (the snapshot route, the shared cache).
+ */
+export function snapshotOf(compiled: CompiledNamespace, builtAtMs: number): NamespaceSnapshot {
+  return {
+    key: compiled.key,
+    version: compiled.version,
+    get data() {
+      return compiled.data;
+    },
+    compiled,
+    builtAtMs,
+  };
+}
+
 /** Why a snapshot was (re)built in 'cached' mode. */
 export type RefreshReason = 'load' | 'write' | 'notice' | 'ttl';
 
