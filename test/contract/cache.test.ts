@@ -9,7 +9,10 @@ import {
   RedisSnapshotCache,
   connectRedis,
 } from '../../src/adapters/cache';
-import { decodeNamespaceData } from '../../src/domain/services/evaluation/snapshot-codec';
+import {
+  decodeNamespaceData,
+  namespaceLines,
+} from '../../src/domain/services/evaluation/snapshot-codec';
 import { enabledRedisBackend, requireUrl } from '../support/databases';
 import { describeCacheContract, ns, type CacheFactory } from './cache-contract';
 
@@ -172,13 +175,15 @@ describeRedis('Redis snapshot cache specifics', () => {
     const cache = new RedisSnapshotCache(client, { prefix, expiryMs: 30_000 });
     const base = ns('big', 3);
     const flag = base.flags[0]!;
-    // 20 lines of 500 flags: more than one command's worth either way.
     const data = {
       ...base,
       flags: Array.from({ length: 10_000 }, (_, i) => ({ ...flag, key: `f${i}` })),
     };
+    const lines = [...namespaceLines(data)];
+    // More than one command's worth of lines either way (32 a command).
+    expect(lines.length).toBeGreaterThan(32);
     await cache.set('big', 3, data);
-    expect(await admin.llen(`${prefix}snapshot:big:3`)).toBe(21);
+    expect(await admin.lrange(`${prefix}snapshot:big:3`, 0, -1)).toEqual(lines);
     expect((await admin.keys(`${prefix}*`)).sort()).toEqual([
       `${prefix}snapshot:big:3`,
       `${prefix}version:big`,

@@ -31,19 +31,27 @@ end
 return 1
 `;
 
-/** Lines sent or fetched per command: about 2 000 items, a few hundred kilobytes. */
-const LINES_PER_COMMAND = 4;
+/**
+ * Characters of lines sent per command at most (unless one line is longer). ioredis makes a
+ * command of string arguments into one string, which the socket write flattens: kept under
+ * V8's 128 KB large-object threshold, that copy is made and freed in the young generation.
+ */
+const SET_COMMAND_CHARS = 64 * 1024;
+
+/** Lines fetched per command: about 256 KB (snapshot-codec.ts, LINE_CHARS). */
+const GET_LINES_PER_COMMAND = 16;
 
 /**
- * A turn of the event loop between the lines of a large snapshot: a line of 500 rules takes a
- * few milliseconds to parse or to write, a command's worth of them in one go tens.
+ * A turn of the event loop after each command's lines are read: parsing 16 lines (about 256 KB
+ * of JSON) takes a few milliseconds.
  */
 const giveWay = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 const globEscape = (text: string): string => text.replace(/[*?[\]\\]/g, '\\$&');
 
 /**
- * Serialized snapshots shared by every instance: `<prefix>snapshot:<ns>:<version>` (a list of lines of JSON, snapshot-codec.ts) and
+ * Serialized snapshots shared by every instance: `<prefix>snapshot:<ns>:<version>` (a list of
+ * lines of JSON, snapshot-codec.ts) and
  * `<prefix>version:<ns>` (the highest version stored). Commands reject quickly when Redis is
  * unreachable; the caller then reads the database.
  */
@@ -58,13 +66,11 @@ export class RedisSnapshotCache implements SnapshotCache {
   async get(namespaceKey: string, version: number): Promise<NamespaceData | undefined> {
     const key = snapshotKey(this.options.prefix, namespaceKey, version);
     const reader = new NamespaceLinesReader(namespaceKey, version);
-    for (let start = 0; ; start += LINES_PER_COMMAND) {
-      const lines = await this.client.lrange(key, start, start + LINES_PER_COMMAND - 1);
-      for (const line of lines) {
-        if (!reader.push(line)) return undefined;
-        await giveWay();
-      }
-      if (lines.length < LINES_PER_COMMAND) break;
+    for (let start = 0; ; start += GET_LINES_PER_COMMAND) {
+      const lines = await this.client.lrange(key, start, start + GET_LINES_PER_COMMAND - 1);
+      for (const line of lines) if (!reader.push(line)) return undefined;
+      if (lines.length < GET_LINES_PER_COMMAND) break;
+      await giveWay();
     }
     return reader.result();
   }
@@ -74,17 +80,27 @@ export class RedisSnapshotCache implements SnapshotCache {
     const expiry = String(Math.max(1, Math.round(this.options.expiryMs)));
     // Written under a name of its own, so that a reader never sees half a snapshot.
     const writing = `${key}:writing:${Math.random().toString(36).slice(2)}`;
+    let batch: string[] = [];
+    let chars = 0;
+    // Each batch renews the temporary key's expiry, in the same round trip.
+    const send = async (): Promise<void> => {
+      const lines = batch;
+      batch = [];
+      chars = 0;
+      await Promise.all([
+        this.client.rpush(writing, ...lines),
+        this.client.pexpire(writing, expiry),
+      ]);
+    };
     try {
-      let batch: string[] = [];
+      // Made as they are sent: no more than one command's lines are held at a time. Waiting
+      // for each command's answer gives the event loop its turns.
       for (const line of namespaceLines(data)) {
+        if (batch.length > 0 && chars + line.length > SET_COMMAND_CHARS) await send();
         batch.push(line);
-        await giveWay();
-        if (batch.length < LINES_PER_COMMAND) continue;
-        await this.client.rpush(writing, ...batch);
-        await this.client.pexpire(writing, expiry);
-        batch = [];
+        chars += line.length;
       }
-      if (batch.length > 0) await this.client.rpush(writing, ...batch);
+      if (batch.length > 0) await send();
       await this.client.eval(
         SET_SNAPSHOT,
         3,
