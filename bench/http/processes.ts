@@ -117,6 +117,7 @@ export const VEXIL_NODE_FLAGS: readonly string[] = [
   '--max-semi-space-size=4',
   '--max-inlined-bytecode-size-cumulative=3000',
   '--no-memory-reducer',
+  '--heap-growing-percent=100',
 ];
 
 /**

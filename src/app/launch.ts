@@ -11,6 +11,7 @@ import { isSea } from 'node:sea';
 export const RUNTIME_V8_FLAGS = [
   '--max-inlined-bytecode-size-cumulative=3000',
   '--no-memory-reducer',
+  '--heap-growing-percent=100',
 ];
 
 if (isSea()) for (const flag of RUNTIME_V8_FLAGS) setFlagsFromString(flag);

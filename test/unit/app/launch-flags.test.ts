@@ -13,11 +13,12 @@ const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8
 const flagsIn = (words: readonly string[]): string[] => words.filter((w) => w.startsWith('--'));
 
 describe('the V8 flags Vexil is started with', () => {
-  it('are the benchmarks’ flags: the young generation capped, a larger inlining budget, no memory reducer', () => {
+  it('are the benchmarks’ flags: the young generation capped, a larger inlining budget, no memory reducer, the old generation let grow to twice its live size', () => {
     expect(VEXIL_NODE_FLAGS).toEqual([
       '--max-semi-space-size=4',
       '--max-inlined-bytecode-size-cumulative=3000',
       '--no-memory-reducer',
+      '--heap-growing-percent=100',
     ]);
   });
 
