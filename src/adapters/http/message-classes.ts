@@ -1,5 +1,4 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Express } from 'express';
 
 /** The server options (node:http createServer) that set the classes of requests and responses. */
@@ -9,32 +8,33 @@ export interface MessageClasses {
 }
 
 /**
- * node:http's request and response classes, with instances born with the Express app's own
- * prototypes. Express gives each request it serves those prototypes; an object whose
- * prototype changes takes a new hidden class, so without this the node:http code shared by
- * the evaluation fast path and the app (header writing, stream and socket callbacks) saw two
- * shapes of each object, and every management request threw that code, optimized for the
- * fast path's shape, back to the interpreter: a latency spike for every evaluation running
- * alongside. Born with the app's prototypes, both sides share one shape, and Express's
- * prototype change becomes a no-op. The fast path uses none of Express's methods.
+ * node:http's request and response classes, made so that their instances are born with the
+ * prototypes the Express app gives the requests it serves. An object whose prototype changes
+ * takes a new hidden class: without this, the node:http code shared by the evaluation fast
+ * path and the app (header writing, stream and socket callbacks) saw two shapes of each
+ * object, and management requests threw that code, optimized for the fast path's shape, back
+ * to the interpreter, a latency spike for the evaluations running alongside. Here the app's
+ * prototypes become the classes' own (subclasses, so that V8 sizes instances for the
+ * properties node:http's constructors add), and Express's prototype change is a no-op. The
+ * fast path uses none of Express's methods.
  */
 export function messageClasses(app: Express): MessageClasses {
-  // node:http's classes are plain constructor functions; called on `this`, the instance keeps
-  // the hidden class `new` gave it. (Reflect.construct with a new target gives each instance
-  // a hidden class of its own: every property access goes megamorphic.)
-  const initRequest = IncomingMessage as unknown as (this: unknown, socket: Socket) => void;
-  const initResponse = ServerResponse as unknown as (this: unknown, ...args: unknown[]) => void;
-  const Request = function (this: unknown, socket: Socket): void {
-    initRequest.call(this, socket);
-  };
-  Request.prototype = app.request;
-  // The response also gets options from node:http: passed on as given.
-  const Response = function (this: unknown, ...args: unknown[]): void {
-    initResponse.apply(this, args);
-  };
-  Response.prototype = app.response;
-  return {
-    IncomingMessage: Request as unknown as typeof IncomingMessage,
-    ServerResponse: Response as unknown as typeof ServerResponse,
-  };
+  class Request extends IncomingMessage {}
+  class Response extends ServerResponse {}
+  adopt(Request.prototype, app.request, app);
+  adopt(Response.prototype, app.response, app);
+  app.request = Request.prototype as typeof app.request;
+  app.response = Response.prototype as typeof app.response;
+  return { IncomingMessage: Request, ServerResponse: Response as typeof ServerResponse };
+}
+
+/** `proto` takes the place of the app's `own` prototype: same parent, same `app` property. */
+function adopt(proto: object, own: object, app: Express): void {
+  Object.setPrototypeOf(proto, Object.getPrototypeOf(own) as object);
+  Object.defineProperty(proto, 'app', {
+    configurable: true,
+    enumerable: true,
+    writable: true,
+    value: app,
+  });
 }

@@ -16,7 +16,11 @@ const seen: Array<{ request: boolean; response: boolean }> = [];
 beforeAll(async () => {
   const app = express();
   app.get('/express', (req, res) => {
-    res.status(201).json({ header: req.get('x-probe') ?? null, path: req.path });
+    res.status(201).json({
+      header: req.get('x-probe') ?? null,
+      path: req.path,
+      app: req.app === app && res.app === app,
+    });
   });
   const plain = (_req: IncomingMessage, res: ServerResponse): void => {
     res.writeHead(200, { 'content-type': 'text/plain' });
@@ -55,6 +59,6 @@ describe('messageClasses', () => {
     expect(await plain.text()).toBe('plain');
     const routed = await fetch(`${base}/express?x=1`, { headers: { 'x-probe': 'yes' } });
     expect(routed.status).toBe(201);
-    expect(await routed.json()).toEqual({ header: 'yes', path: '/express' });
+    expect(await routed.json()).toEqual({ header: 'yes', path: '/express', app: true });
   });
 });
