@@ -1,7 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import { InProcessChangeFeed } from '../../src/adapters/cache';
-import { createDataSource } from '../../src/adapters/storage/typeorm/data-source';
-import { runMigrations } from '../../src/adapters/storage/typeorm/run-migrations';
 import { SqlStorage } from '../../src/adapters/storage/typeorm/sql-storage';
 import { compileNamespace, evaluateVariant } from '../../src/domain/evaluation';
 import type { ManagementApi } from '../../src/domain/services/api';
@@ -12,8 +10,8 @@ import {
 } from '../../src/domain/services/evaluation';
 import { createManagementService } from '../../src/domain/services/management-service';
 import type { ChangeFeed, ChangeListener, ChangeNotice } from '../../src/ports';
-import { SequentialIds, TickingClock } from '../support/fixtures';
-import { createIsolatedDatabase, type IsolatedDatabase } from '../support/databases';
+import { openMigratedStorage } from '../support/migrated-storage';
+import { type IsolatedDatabase } from '../support/databases';
 
 /*
  * Two instances with caching on, one writing, sharing a database and a change feed: the other
@@ -49,13 +47,9 @@ describe('instances with caching on, updating in place from change notices (SQLi
   const counts = { patched: 0, rebuilt: 0 };
 
   beforeAll(async () => {
-    db = await createIsolatedDatabase({ name: 'sqlite', url: 'sqlite' }, 'peers');
-    const dataSource = createDataSource(db.url);
-    await dataSource.initialize();
-    await runMigrations(dataSource);
-    const clock = new TickingClock();
-    const ids = new SequentialIds();
-    storage = new SqlStorage(dataSource, { clock, ids });
+    const opened = await openMigratedStorage('peers');
+    ({ db, storage } = opened);
+    const { clock, ids } = opened;
     const options = (changeFeed: ChangeFeed, observed: boolean) => ({
       mode: 'cached' as const,
       stopwatch: { nowMs: () => performance.now() },

@@ -1,7 +1,5 @@
 import fc from 'fast-check';
 import { performance } from 'node:perf_hooks';
-import { createDataSource } from '../../src/adapters/storage/typeorm/data-source';
-import { runMigrations } from '../../src/adapters/storage/typeorm/run-migrations';
 import { SqlStorage } from '../../src/adapters/storage/typeorm/sql-storage';
 import {
   compileNamespace,
@@ -17,8 +15,8 @@ import {
 } from '../../src/domain/services/evaluation';
 import { createManagementService } from '../../src/domain/services/management-service';
 import type { NamespaceData } from '../../src/domain/model';
-import { SequentialIds, TickingClock } from '../support/fixtures';
-import { createIsolatedDatabase, type IsolatedDatabase } from '../support/databases';
+import { openMigratedStorage } from '../support/migrated-storage';
+import { type IsolatedDatabase } from '../support/databases';
 
 /*
  * Snapshots updated in place after writes (reading only the flags and segments a write
@@ -262,13 +260,9 @@ describe('snapshots updated in place after writes (SQLite)', () => {
   let rebuilds = 0;
 
   beforeAll(async () => {
-    db = await createIsolatedDatabase({ name: 'sqlite', url: 'sqlite' }, 'incremental');
-    const dataSource = createDataSource(db.url);
-    await dataSource.initialize();
-    await runMigrations(dataSource);
-    const clock = new TickingClock();
-    const ids = new SequentialIds();
-    storage = new SqlStorage(dataSource, { clock, ids });
+    const opened = await openMigratedStorage('incremental');
+    ({ db, storage } = opened);
+    const { clock, ids } = opened;
     snapshots = new NamespaceSnapshots(storage.evaluationSource, {
       mode: 'notified',
       stopwatch: { nowMs: () => performance.now() },

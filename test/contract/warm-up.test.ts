@@ -1,6 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import { createDataSource } from '../../src/adapters/storage/typeorm/data-source';
-import { runMigrations } from '../../src/adapters/storage/typeorm/run-migrations';
 import { SqlStorage } from '../../src/adapters/storage/typeorm/sql-storage';
 import type { ManagementApi } from '../../src/domain/services/api';
 import { ConfigStore } from '../../src/domain/services/config';
@@ -13,11 +11,8 @@ import {
 import { createManagementService } from '../../src/domain/services/management-service';
 import type { EvaluationSource } from '../../src/ports';
 import { SequentialIds, TickingClock } from '../support/fixtures';
-import {
-  createIsolatedDatabase,
-  enabledSqlBackends,
-  type IsolatedDatabase,
-} from '../support/databases';
+import { openMigratedStorage } from '../support/migrated-storage';
+import { enabledSqlBackends, type IsolatedDatabase } from '../support/databases';
 
 /*
  * While a namespace not held yet loads whole, evaluations are answered from reads of just the
@@ -251,13 +246,9 @@ describe.each(enabledSqlBackends())('evaluations while a namespace warms up ($na
   let current: NamespaceSnapshots | undefined;
 
   beforeAll(async () => {
-    db = await createIsolatedDatabase(backend, 'warmup');
-    const dataSource = createDataSource(db.url);
-    await dataSource.initialize();
-    await runMigrations(dataSource);
-    const clock = new TickingClock();
-    const ids = new SequentialIds();
-    storage = new SqlStorage(dataSource, { clock, ids });
+    const opened = await openMigratedStorage('warmup', backend);
+    ({ db, storage } = opened);
+    const { clock, ids } = opened;
     const reporting = new VersionReportingUnitOfWork(storage.unitOfWork, (ns, version) =>
       current?.committed(ns, version),
     );
@@ -445,62 +436,5 @@ describe.each(enabledSqlBackends())('evaluations while a namespace warms up ($na
     expect(stable(await answer)).toEqual(expected);
     expect(expected).toMatchObject({ flagKey: 'v-on', reason: 'MATCH_EVALUATION_REASON' });
     expect(source.wholeLoads).toBe(1);
-  });
-});
-
-describe('a SQLite namespace read a page of flags per transaction', () => {
-  let db: IsolatedDatabase;
-  let storage: SqlStorage;
-  let api: ManagementApi;
-
-  beforeAll(async () => {
-    db = await createIsolatedDatabase({ name: 'sqlite', url: 'sqlite' }, 'pages');
-    const dataSource = createDataSource(db.url);
-    await dataSource.initialize();
-    await runMigrations(dataSource);
-    const clock = new TickingClock();
-    const ids = new SequentialIds();
-    storage = new SqlStorage(dataSource, { clock, ids });
-    api = createManagementService({
-      config: new ConfigStore({ unitOfWork: storage.unitOfWork, clock, ids }),
-      notifier: { namespaceChanged: () => undefined, writing: () => () => undefined },
-    });
-    await api.createNamespace({ key: NS, name: NS, description: '' });
-    // Three pages of flags.
-    for (let i = 0; i < 600; i++) {
-      await api.createFlag({
-        namespaceKey: NS,
-        key: `f${i}`,
-        name: `f${i}`,
-        description: '',
-        enabled: true,
-        type: 'VARIANT_FLAG_TYPE',
-      });
-    }
-  }, 60_000);
-
-  afterAll(async () => {
-    await storage?.close();
-    await db?.drop();
-  });
-
-  it('shows one state of the namespace when a write comes between its pages', async () => {
-    const source = storage.evaluationSource;
-    const before = await source.loadNamespace(NS);
-    const loading = source.loadNamespace(NS);
-    // Queued while the load's first transaction runs: it commits before the first page's.
-    const write = api.updateFlag({
-      namespaceKey: NS,
-      key: 'f599',
-      name: 'f599',
-      description: 'changed',
-      enabled: false,
-      defaultVariantId: '',
-    });
-    const [during] = await Promise.all([loading, write]);
-    const after = await source.loadNamespace(NS);
-    expect(after!.version).toBe(before!.version + 1);
-    expect(after!.flags.find((f) => f.key === 'f599')).toMatchObject({ enabled: false });
-    expect(during).toEqual(after);
   });
 });
