@@ -370,21 +370,21 @@ function coversEveryBucket(bounds: Int32Array): boolean {
   return false;
 }
 
-export function compileNamespace(data: NamespaceData): CompiledNamespace {
-  const compiler = new NamespaceCompiler(compileSegments(data.segments));
+/** Compiles a flag of `data` with its rules and rollouts (grouped by flag once, here). */
+function flagCompiler(
+  data: NamespaceData,
+  compiler: NamespaceCompiler,
+): (flag: Flag) => CompiledFlag {
   const rulesByFlag = groupByFlag(data.rules);
   const rolloutsByFlag = groupByFlag(data.rollouts);
-  const flags = new Map<string, CompiledFlag>();
-  for (const flag of data.flags) {
-    flags.set(
-      flag.key,
-      compiler.compileFlag(
-        flag,
-        rulesByFlag.get(flag.key) ?? [],
-        rolloutsByFlag.get(flag.key) ?? [],
-      ),
-    );
-  }
+  return (flag) =>
+    compiler.compileFlag(flag, rulesByFlag.get(flag.key) ?? [], rolloutsByFlag.get(flag.key) ?? []);
+}
+
+export function compileNamespace(data: NamespaceData): CompiledNamespace {
+  const compiler = new NamespaceCompiler(compileSegments(data.segments));
+  const compile = flagCompiler(data, compiler);
+  const flags = new Map(data.flags.map((flag) => [flag.key, compile(flag)]));
   return assembleNamespace(data.namespace, data.version, flags, compiler.segments, data);
 }
 
@@ -402,20 +402,12 @@ export async function compileNamespaceInBatches(
 ): Promise<CompiledNamespace> {
   if (data.flags.length <= batch) return compileNamespace(data);
   const compiler = new NamespaceCompiler(compileSegments(data.segments));
-  const rulesByFlag = groupByFlag(data.rules);
-  const rolloutsByFlag = groupByFlag(data.rollouts);
+  const compile = flagCompiler(data, compiler);
   await pause();
   const flags = new Map<string, CompiledFlag>();
   let n = 0;
   for (const flag of data.flags) {
-    flags.set(
-      flag.key,
-      compiler.compileFlag(
-        flag,
-        rulesByFlag.get(flag.key) ?? [],
-        rolloutsByFlag.get(flag.key) ?? [],
-      ),
-    );
+    flags.set(flag.key, compile(flag));
     n += 1;
     if (n % batch === 0) await pause();
   }
