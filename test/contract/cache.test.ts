@@ -137,8 +137,8 @@ describeRedis('Redis snapshot cache specifics', () => {
     await admin.quit();
   });
 
-  it('uses the documented keys with an expiry', async () => {
-    const prefix = uniquePrefix();
+  /** A snapshot cache on a client of its own, once the client is ready. */
+  async function snapshotCache(prefix: string): Promise<RedisSnapshotCache> {
     const client = connectRedis({
       url: requireUrl(redis ?? { name: 'redis', url: '' }),
       host: '',
@@ -146,7 +146,12 @@ describeRedis('Redis snapshot cache specifics', () => {
       db: 0,
     });
     await new Promise((r) => client.once('ready', r));
-    const cache = new RedisSnapshotCache(client, { prefix, expiryMs: 30_000 });
+    return new RedisSnapshotCache(client, { prefix, expiryMs: 30_000 });
+  }
+
+  it('uses the documented keys with an expiry', async () => {
+    const prefix = uniquePrefix();
+    const cache = await snapshotCache(prefix);
     await cache.set('flags', 12, ns('flags', 12));
     // A list of lines of JSON: a header, then each non-empty list under its section letter.
     const lines = await admin.lrange(`${prefix}snapshot:flags:12`, 0, -1);
@@ -165,14 +170,7 @@ describeRedis('Redis snapshot cache specifics', () => {
 
   it('stores a large snapshot a few lines per command and leaves no other key', async () => {
     const prefix = uniquePrefix();
-    const client = connectRedis({
-      url: requireUrl(redis ?? { name: 'redis', url: '' }),
-      host: '',
-      port: 0,
-      db: 0,
-    });
-    await new Promise((r) => client.once('ready', r));
-    const cache = new RedisSnapshotCache(client, { prefix, expiryMs: 30_000 });
+    const cache = await snapshotCache(prefix);
     const base = ns('big', 3);
     const flag = base.flags[0]!;
     const data = {
