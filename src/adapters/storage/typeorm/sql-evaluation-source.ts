@@ -3,10 +3,10 @@ import type { EvaluationSource } from '../../../ports';
 import { groupBy, num, RowMapper, type Row } from './row-mappers';
 import { FLAG_COLS, VARIANT_COLS } from './sql-flag-repository';
 import { NS_COLS } from './sql-namespace-repository';
-import { assembleRollouts, ROLLOUT_COLS } from './sql-rollout-repository';
-import { assembleRules, RULE_COLS } from './sql-rule-repository';
+import { readRollouts, ROLLOUT_COLS } from './sql-rollout-repository';
+import { readRules, RULE_COLS } from './sql-rule-repository';
 import { CONSTRAINT_COLS, SEGMENT_COLS } from './sql-segment-repository';
-import type { SqlSession, Tx } from './sql-session';
+import { gather, type Reads, type SqlSession, type Tx } from './sql-session';
 
 /**
  * Flags read per round of a whole-namespace load (with their variants, rules, distributions
@@ -145,23 +145,17 @@ export class SqlEvaluationSource implements EvaluationSource {
   }
 
   /** One page of flags with their variants, rules and rollouts. */
-  private async page(
-    tx: Tx,
-    map: Mapper,
-    namespaceKey: string,
-    pageKeys: readonly string[],
-  ): Promise<Page> {
+  private page(tx: Tx, map: Mapper, namespaceKey: string, pageKeys: readonly string[]) {
     // Every statement of the page waits for a turn of the event loop first.
-    const paced: Tx = { ...tx, all: async (sql, params) => (await breathe(), tx.all(sql, params)) };
-    const flagRows = await paced.all(
-      `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? AND "key" IN (${placeholders(pageKeys.length)}) ORDER BY created_at, "key"`,
-      [namespaceKey, ...pageKeys],
-    );
-    return this.flagsOf(paced, map, namespaceKey, flagRows);
+    const paced: Reads = {
+      dialect: tx.dialect,
+      all: async (sql, params) => (await breathe(), tx.all(sql, params)),
+    };
+    return this.flagsOf(paced, map, namespaceKey, pageKeys);
   }
 
   /** A namespace created again continues above its last version (namespace_tombstones). */
-  private async versionIn(tx: Tx, namespaceKey: string): Promise<number | undefined> {
+  private async versionIn(tx: Reads, namespaceKey: string): Promise<number | undefined> {
     const rows = await tx.all(`SELECT "version" FROM namespaces WHERE "key" = ?`, [namespaceKey]);
     return rows[0] === undefined ? undefined : num(rows[0]['version']);
   }
@@ -170,57 +164,62 @@ export class SqlEvaluationSource implements EvaluationSource {
     namespaceKey: string,
     keys: { readonly flags: readonly string[]; readonly segments: readonly string[] },
   ): Promise<NamespaceRows | undefined> {
-    return this.session.read(async (tx) => {
-      const nsRow = await this.namespaceRow(tx, namespaceKey);
-      if (!nsRow) return undefined;
+    return this.atOneVersion(namespaceKey, async (reads, nsRow) => {
       const map = this.map.forNamespaceLoad();
       const flagKeys = [...new Set(keys.flags)];
       const segmentKeys = [...new Set(keys.segments)];
-      const flagRows =
-        flagKeys.length === 0
-          ? []
-          : await tx.all(
-              `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? AND "key" IN (${placeholders(flagKeys.length)}) ORDER BY created_at, "key"`,
-              [namespaceKey, ...flagKeys],
-            );
-      const page =
-        flagKeys.length === 0
-          ? { flags: [], rules: [], rollouts: [] }
-          : await this.flagsOf(tx, map, namespaceKey, flagRows, flagKeys);
-      const segments =
-        segmentKeys.length === 0 ? [] : await this.segments(tx, map, namespaceKey, segmentKeys);
-      return {
-        namespace: map.namespace(nsRow),
-        version: num(nsRow['version']),
-        ...page,
-        segments,
-      };
-    });
-  }
-
-  loadFlags(namespaceKey: string, flagKeys: readonly string[]): Promise<NamespaceRows | undefined> {
-    return this.session.read(async (tx) => {
-      const nsRow = await this.namespaceRow(tx, namespaceKey);
-      if (!nsRow) return undefined;
-      const map = this.map.forNamespaceLoad();
-      const keys = [...new Set(flagKeys)];
-      const flagRows =
-        keys.length === 0
-          ? []
-          : await tx.all(
-              `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? AND "key" IN (${placeholders(keys.length)}) ORDER BY created_at, "key"`,
-              [namespaceKey, ...keys],
-            );
-      const page = await this.flagsOf(tx, map, namespaceKey, flagRows);
-      const used = new Set<string>();
-      for (const r of page.rules) for (const k of r.segmentKeys) used.add(k);
-      for (const r of page.rollouts) for (const k of r.segment?.segmentKeys ?? []) used.add(k);
-      const segments = used.size === 0 ? [] : await this.segments(tx, map, namespaceKey, [...used]);
+      const [page, segments] = await gather(
+        reads,
+        () => this.flagsOf(reads, map, namespaceKey, flagKeys),
+        () => this.segments(reads, map, namespaceKey, segmentKeys),
+      );
       return { namespace: map.namespace(nsRow), version: num(nsRow['version']), ...page, segments };
     });
   }
 
-  private async namespaceRow(tx: Tx, namespaceKey: string): Promise<Row | undefined> {
+  loadFlags(namespaceKey: string, flagKeys: readonly string[]): Promise<NamespaceRows | undefined> {
+    return this.atOneVersion(namespaceKey, async (reads, nsRow) => {
+      const map = this.map.forNamespaceLoad();
+      const page = await this.flagsOf(reads, map, namespaceKey, [...new Set(flagKeys)]);
+      const used = new Set<string>();
+      for (const r of page.rules) for (const k of r.segmentKeys) used.add(k);
+      for (const r of page.rollouts) for (const k of r.segment?.segmentKeys ?? []) used.add(k);
+      const segments = await this.segments(reads, map, namespaceKey, [...used]);
+      return { namespace: map.namespace(nsRow), version: num(nsRow['version']), ...page, segments };
+    });
+  }
+
+  /**
+   * A few rows of a namespace as of one of its versions. On SQLite: one short transaction,
+   * whose statements are synchronous calls anyway. On a database server a transaction's
+   * statements queue on its connection, a round trip each, and a write answers only once it
+   * has read back what it changed; so the statements run at once on connections of their
+   * own, outside a transaction, between two reads of the namespace's version. Every write
+   * bumps that version in its transaction, so the same version before and after means that
+   * no write committed meanwhile and the rows show one state. A namespace that keeps moving
+   * is read in one transaction after a few attempts.
+   */
+  private async atOneVersion<T>(
+    namespaceKey: string,
+    read: (reads: Reads, nsRow: Row) => Promise<T>,
+  ): Promise<T | undefined> {
+    const inTransaction = () =>
+      this.session.read(async (tx) => {
+        const nsRow = await this.namespaceRow(tx, namespaceKey);
+        return nsRow === undefined ? undefined : read(tx, nsRow);
+      });
+    const reads = this.session.statements;
+    if (reads.concurrent !== true) return inTransaction();
+    for (let attempt = 0; attempt < TURN_ATTEMPTS; attempt++) {
+      const nsRow = await this.namespaceRow(reads, namespaceKey);
+      if (nsRow === undefined) return undefined;
+      const value = await read(reads, nsRow);
+      if ((await this.versionIn(reads, namespaceKey)) === num(nsRow['version'])) return value;
+    }
+    return inTransaction();
+  }
+
+  private async namespaceRow(tx: Reads, namespaceKey: string): Promise<Row | undefined> {
     const rows = await tx.all(`SELECT ${NS_COLS}, "version" FROM namespaces WHERE "key" = ?`, [
       namespaceKey,
     ]);
@@ -229,72 +228,83 @@ export class SqlEvaluationSource implements EvaluationSource {
 
   /** Segments with their constraints: all of them, or those with the given keys. */
   private async segments(
-    tx: Tx,
+    tx: Reads,
     map: Mapper,
     namespaceKey: string,
     keys: readonly string[] | undefined,
   ) {
+    if (keys?.length === 0) return [];
     const only = keys === undefined ? '' : ` AND segment_key IN (${placeholders(keys.length)})`;
     const onlyKeys = keys === undefined ? '' : ` AND "key" IN (${placeholders(keys.length)})`;
     const params = [namespaceKey, ...(keys ?? [])];
-    const constraintsBySegment = groupBy(
-      await tx.all(
-        `SELECT ${CONSTRAINT_COLS} FROM constraints WHERE namespace_key = ?${only} ORDER BY created_at, id`,
-        params,
-      ),
-      'segment_key',
-      (c) => map.constraint(c),
+    const [constraintRows, segmentRows] = await gather(
+      tx,
+      () =>
+        tx.all(
+          `SELECT ${CONSTRAINT_COLS} FROM constraints WHERE namespace_key = ?${only} ORDER BY created_at, id`,
+          params,
+        ),
+      () =>
+        tx.all(
+          `SELECT ${SEGMENT_COLS} FROM segments WHERE namespace_key = ?${onlyKeys} ORDER BY created_at, "key"`,
+          params,
+        ),
     );
-    return (
-      await tx.all(
-        `SELECT ${SEGMENT_COLS} FROM segments WHERE namespace_key = ?${onlyKeys} ORDER BY created_at, "key"`,
-        params,
-      )
-    ).map((s) => map.segment(s, constraintsBySegment.get(String(s['key'])) ?? []));
+    const constraintsBySegment = groupBy(constraintRows, 'segment_key', (c) => map.constraint(c));
+    return segmentRows.map((s) => map.segment(s, constraintsBySegment.get(String(s['key'])) ?? []));
   }
 
   /**
-   * The flags of `flagRows` with their variants, and the rules and rollouts of `keys` (by
-   * default the keys of `flagRows`; a flag deleted since has rules of none).
+   * The flags of `keys` that exist, with their variants, and the rules and rollouts of all of
+   * `keys` (a flag deleted since has rules of none).
    */
   private async flagsOf(
-    tx: Tx,
+    reads: Reads,
     map: Mapper,
     namespaceKey: string,
-    flagRows: readonly Row[],
-    keys: readonly string[] = flagRows.map((f) => String(f['key'])),
-  ): Promise<{ flags: Flag[]; rules: Rule[]; rollouts: Rollout[] }> {
+    keys: readonly string[],
+  ): Promise<Page> {
     if (keys.length === 0) return { flags: [], rules: [], rollouts: [] };
     const inKeys = `(${placeholders(keys.length)})`;
     const p = [namespaceKey, ...keys];
-    const variantsByFlag = groupBy(
-      await tx.all(
-        `SELECT ${VARIANT_COLS} FROM variants WHERE namespace_key = ? AND flag_key IN ${inKeys} ORDER BY created_at, id`,
-        p,
-      ),
-      'flag_key',
-      (v) => map.variant(v),
-    );
-    const flags = flagRows.map((f) => map.flag(f, variantsByFlag.get(String(f['key'])) ?? []));
     const scope = { where: `r.namespace_key = ? AND r.flag_key IN ${inKeys}`, params: p };
-    const rules = await assembleRules(
-      tx,
-      map,
-      await tx.all(
-        `SELECT ${RULE_COLS} FROM rules WHERE namespace_key = ? AND flag_key IN ${inKeys} ORDER BY flag_key, "rank", created_at, id`,
-        p,
-      ),
-      scope,
+    const [flagRows, variantRows, rules, rollouts] = await gather(
+      reads,
+      () =>
+        reads.all(
+          `SELECT ${FLAG_COLS} FROM flags WHERE namespace_key = ? AND "key" IN ${inKeys} ORDER BY created_at, "key"`,
+          p,
+        ),
+      () =>
+        reads.all(
+          `SELECT ${VARIANT_COLS} FROM variants WHERE namespace_key = ? AND flag_key IN ${inKeys} ORDER BY created_at, id`,
+          p,
+        ),
+      () =>
+        readRules(
+          reads,
+          map,
+          () =>
+            reads.all(
+              `SELECT ${RULE_COLS} FROM rules WHERE namespace_key = ? AND flag_key IN ${inKeys} ORDER BY flag_key, "rank", created_at, id`,
+              p,
+            ),
+          scope,
+        ),
+      () =>
+        readRollouts(
+          reads,
+          map,
+          () =>
+            reads.all(
+              `SELECT ${ROLLOUT_COLS} FROM rollouts WHERE namespace_key = ? AND flag_key IN ${inKeys} ORDER BY flag_key, "rank", created_at, id`,
+              p,
+            ),
+          scope,
+        ),
     );
-    const rollouts = await assembleRollouts(
-      tx,
-      map,
-      await tx.all(
-        `SELECT ${ROLLOUT_COLS} FROM rollouts WHERE namespace_key = ? AND flag_key IN ${inKeys} ORDER BY flag_key, "rank", created_at, id`,
-        p,
-      ),
-      scope,
-    );
+    const variantsByFlag = groupBy(variantRows, 'flag_key', (v) => map.variant(v));
+    const flags = flagRows.map((f) => map.flag(f, variantsByFlag.get(String(f['key'])) ?? []));
     return { flags, rules, rollouts };
   }
 }

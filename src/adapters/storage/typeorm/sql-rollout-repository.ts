@@ -15,45 +15,80 @@ import {
   type RowMapper,
 } from './row-mappers';
 import type { Scope } from './sql-rule-repository';
-import type { Tx } from './sql-session';
+import type { Reads, Tx } from './sql-session';
 import { count, insertRows, listRanks, orderRanked, windowSql } from './sql-support';
 
 export const ROLLOUT_COLS = `id, namespace_key, flag_key, "type", description, "rank", created_at, updated_at`;
 
 /** Rollouts with their segment or threshold: children in three queries, whatever the count. */
 export async function assembleRollouts(
-  tx: Tx,
+  tx: Reads,
   map: RowMapper,
   rolloutRows: readonly Row[],
   scope: Scope,
 ): Promise<Rollout[]> {
   if (rolloutRows.length === 0) return [];
-  const thresholds = groupBy(
-    await tx.all(
-      `SELECT t.rollout_id, t.percentage, t."value" FROM rollout_thresholds t
-       JOIN rollouts r ON r.id = t.rollout_id WHERE ${scope.where}`,
-      scope.params,
-    ),
-    'rollout_id',
+  const [thresholds, segments, refs] = [
+    await rolloutThresholds(tx, scope),
+    await rolloutSegments(tx, scope),
+    await rolloutSegmentReferences(tx, scope),
+  ];
+  return buildRollouts(map, rolloutRows, thresholds, segments, refs);
+}
+
+/**
+ * The rollouts `rows` reads, assembled as `assembleRollouts` does; where statements run at
+ * once, the children are read alongside the rollouts instead of after them.
+ */
+export async function readRollouts(
+  reads: Reads,
+  map: RowMapper,
+  rows: () => Promise<Row[]>,
+  scope: Scope,
+): Promise<Rollout[]> {
+  if (reads.concurrent !== true) return assembleRollouts(reads, map, await rows(), scope);
+  const [rolloutRows, thresholds, segments, refs] = await Promise.all([
+    rows(),
+    rolloutThresholds(reads, scope),
+    rolloutSegments(reads, scope),
+    rolloutSegmentReferences(reads, scope),
+  ]);
+  return buildRollouts(map, rolloutRows, thresholds, segments, refs);
+}
+
+const rolloutThresholds = (reads: Reads, scope: Scope): Promise<Row[]> =>
+  reads.all(
+    `SELECT t.rollout_id, t.percentage, t."value" FROM rollout_thresholds t
+     JOIN rollouts r ON r.id = t.rollout_id WHERE ${scope.where}`,
+    scope.params,
   );
-  const segments = groupBy(
-    await tx.all(
-      `SELECT s.id, s.rollout_id, s."value", s.segment_operator FROM rollout_segments s
-       JOIN rollouts r ON r.id = s.rollout_id WHERE ${scope.where}`,
-      scope.params,
-    ),
-    'rollout_id',
+
+const rolloutSegments = (reads: Reads, scope: Scope): Promise<Row[]> =>
+  reads.all(
+    `SELECT s.id, s.rollout_id, s."value", s.segment_operator FROM rollout_segments s
+     JOIN rollouts r ON r.id = s.rollout_id WHERE ${scope.where}`,
+    scope.params,
   );
-  const refs = groupBy(
-    await tx.all(
-      `SELECT ref.rollout_segment_id, ref.segment_key FROM rollout_segment_references ref
-       JOIN rollout_segments s ON s.id = ref.rollout_segment_id
-       JOIN rollouts r ON r.id = s.rollout_id
-       WHERE ${scope.where} ORDER BY ref.rollout_segment_id, ref.position, ref.segment_key`,
-      scope.params,
-    ),
-    'rollout_segment_id',
+
+const rolloutSegmentReferences = (reads: Reads, scope: Scope): Promise<Row[]> =>
+  reads.all(
+    `SELECT ref.rollout_segment_id, ref.segment_key FROM rollout_segment_references ref
+     JOIN rollout_segments s ON s.id = ref.rollout_segment_id
+     JOIN rollouts r ON r.id = s.rollout_id
+     WHERE ${scope.where} ORDER BY ref.rollout_segment_id, ref.position, ref.segment_key`,
+    scope.params,
   );
+
+function buildRollouts(
+  map: RowMapper,
+  rolloutRows: readonly Row[],
+  thresholdRows: readonly Row[],
+  segmentRows: readonly Row[],
+  referenceRows: readonly Row[],
+): Rollout[] {
+  const thresholds = groupBy(thresholdRows, 'rollout_id');
+  const segments = groupBy(segmentRows, 'rollout_id');
+  const refs = groupBy(referenceRows, 'rollout_segment_id');
   return rolloutRows.map((r) => {
     const id = String(r['id']);
     const segmentRow = segments.get(id)?.[0];

@@ -8,7 +8,7 @@ import type {
 } from '../../../ports';
 import { pageOf, pageWindow } from '../page-token';
 import { groupBy, segmentOperatorNumber, type Row, type RowMapper } from './row-mappers';
-import type { Tx } from './sql-session';
+import type { Reads, Tx } from './sql-session';
 import { count, insertRows, listRanks, orderRanked, windowSql } from './sql-support';
 
 export const RULE_COLS = `id, namespace_key, flag_key, "rank", segment_operator, created_at, updated_at`;
@@ -22,31 +22,62 @@ export interface Scope {
 
 /** Rules with their segments and distributions: children in two queries, not two per rule. */
 export async function assembleRules(
-  tx: Tx,
+  tx: Reads,
   map: RowMapper,
   ruleRows: readonly Row[],
   scope: Scope,
 ): Promise<Rule[]> {
   if (ruleRows.length === 0) return [];
-  const segments = groupBy(
-    await tx.all(
-      `SELECT rs.rule_id, rs.segment_key FROM rule_segments rs JOIN rules r ON r.id = rs.rule_id
-       WHERE ${scope.where} ORDER BY rs.rule_id, rs.position, rs.segment_key`,
-      scope.params,
-    ),
-    'rule_id',
-    (s) => map.keyOf(s['segment_key']),
+  return buildRules(
+    map,
+    ruleRows,
+    await ruleSegments(tx, scope),
+    await ruleDistributions(tx, scope),
   );
-  const dists = groupBy(
-    await tx.all(
-      `SELECT d.id, d.rule_id, d.variant_id, d.rollout, d.created_at, d.updated_at
-       FROM distributions d JOIN rules r ON r.id = d.rule_id
-       WHERE ${scope.where} ORDER BY d.created_at, d.id`,
-      scope.params,
-    ),
-    'rule_id',
-    (d) => map.distribution(d),
+}
+
+/**
+ * The rules `rows` reads, assembled as `assembleRules` does; where statements run at once,
+ * the children are read alongside the rules instead of after them.
+ */
+export async function readRules(
+  reads: Reads,
+  map: RowMapper,
+  rows: () => Promise<Row[]>,
+  scope: Scope,
+): Promise<Rule[]> {
+  if (reads.concurrent !== true) return assembleRules(reads, map, await rows(), scope);
+  const [ruleRows, segments, dists] = await Promise.all([
+    rows(),
+    ruleSegments(reads, scope),
+    ruleDistributions(reads, scope),
+  ]);
+  return buildRules(map, ruleRows, segments, dists);
+}
+
+const ruleSegments = (reads: Reads, scope: Scope): Promise<Row[]> =>
+  reads.all(
+    `SELECT rs.rule_id, rs.segment_key FROM rule_segments rs JOIN rules r ON r.id = rs.rule_id
+     WHERE ${scope.where} ORDER BY rs.rule_id, rs.position, rs.segment_key`,
+    scope.params,
   );
+
+const ruleDistributions = (reads: Reads, scope: Scope): Promise<Row[]> =>
+  reads.all(
+    `SELECT d.id, d.rule_id, d.variant_id, d.rollout, d.created_at, d.updated_at
+     FROM distributions d JOIN rules r ON r.id = d.rule_id
+     WHERE ${scope.where} ORDER BY d.created_at, d.id`,
+    scope.params,
+  );
+
+function buildRules(
+  map: RowMapper,
+  ruleRows: readonly Row[],
+  segmentRows: readonly Row[],
+  distributionRows: readonly Row[],
+): Rule[] {
+  const segments = groupBy(segmentRows, 'rule_id', (s) => map.keyOf(s['segment_key']));
+  const dists = groupBy(distributionRows, 'rule_id', (d) => map.distribution(d));
   return ruleRows.map((r) => {
     const id = String(r['id']);
     return map.rule(r, segments.get(id) ?? [], dists.get(id) ?? []);

@@ -18,12 +18,36 @@ import {
   unavailable,
 } from './storage-errors';
 
-/** One transaction's statements, in the repositories' SQL ("quoted" identifiers, ? placeholders). */
-export interface Tx {
+/** Reads in the repositories' SQL ("quoted" identifiers, ? placeholders). */
+export interface Reads {
   readonly dialect: SqlDialect;
+  /**
+   * Statements may run at the same time, each on a connection of its own (outside a
+   * transaction); a transaction's run one after the other on its connection.
+   */
+  readonly concurrent?: boolean;
   all(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+/** One transaction's statements. */
+export interface Tx extends Reads {
   /** Returns the number of affected rows. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+/**
+ * Reads that do not depend on each other: all started at once where `reads` runs statements
+ * concurrently, else each started when the one before has finished (in a transaction they
+ * queue on one connection anyway, and on SQLite each is a synchronous call).
+ */
+export async function gather<T extends unknown[]>(
+  reads: Reads,
+  ...steps: { [K in keyof T]: () => Promise<T[K]> }
+): Promise<T> {
+  if (reads.concurrent === true) return (await Promise.all(steps.map((step) => step()))) as T;
+  const results: unknown[] = [];
+  for (const step of steps) results.push(await step());
+  return results as T;
 }
 
 const ATTEMPTS = 4;
@@ -52,6 +76,11 @@ export class SqlSession {
     this.secret = parsed.dialect === 'sqlite' ? undefined : parsed.password;
     this.sqliteKey =
       parsed.dialect === 'sqlite' ? sqliteLockKey(dataSource, sqliteFileKey(parsed)) : undefined;
+    this.statements = {
+      dialect: this.dialect,
+      concurrent: this.sqliteKey === undefined,
+      all: (sql, params = []) => this.query(sql, params),
+    };
   }
 
   read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -62,6 +91,12 @@ export class SqlSession {
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.guard(() => this.transaction('write', fn));
   }
+
+  /**
+   * Statements outside a transaction, each seeing what was committed when it started. On a
+   * database server each takes a connection of the pool, so several run at once.
+   */
+  readonly statements: Reads;
 
   /** One statement outside a transaction (a primary-key read). */
   query(sql: string, params: readonly unknown[]): Promise<Row[]> {

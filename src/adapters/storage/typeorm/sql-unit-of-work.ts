@@ -57,12 +57,17 @@ export class SqlUnitOfWork implements UnitOfWork {
 
   /** Bumps the namespace's version and reads it back, under the row lock the bump took. */
   private async bump(tx: Tx, namespaceKey: string): Promise<WriteScope> {
-    const affected = await tx.run(
-      `UPDATE namespaces SET "version" = "version" + 1, state_modified_at = ? WHERE "key" = ?`,
-      [tx.dialect.timestampToDb(this.deps.clock.now()), namespaceKey],
-    );
-    if (affected === 0) return { namespaceExists: false };
-    const rows = await tx.all(`SELECT "version" FROM namespaces WHERE "key" = ?`, [namespaceKey]);
+    const sql = `UPDATE namespaces SET "version" = "version" + 1, state_modified_at = ? WHERE "key" = ?`;
+    const params = [tx.dialect.timestampToDb(this.deps.clock.now()), namespaceKey];
+    let rows;
+    if (tx.dialect.name === 'mysql') {
+      if ((await tx.run(sql, params)) === 0) return { namespaceExists: false };
+      rows = await tx.all(`SELECT "version" FROM namespaces WHERE "key" = ?`, [namespaceKey]);
+    } else {
+      // One round trip where the database can return what it updated.
+      rows = await tx.all(`${sql} RETURNING "version"`, params);
+      if (rows.length === 0) return { namespaceExists: false };
+    }
     const version = Number(rows[0]?.['version']);
     return Number.isSafeInteger(version)
       ? { namespaceExists: true, version }
