@@ -301,8 +301,10 @@ export async function startVexil({
       management.resolve(
         createManagementService({
           config: traceMethods(new ConfigStore({ unitOfWork: reporting, clock, ids }), 'storage'),
+          // A write answers once committed: evaluations of what it changed wait for the
+          // snapshot to include it (NamespaceSnapshots.invalidate), the write does not.
           notifier: {
-            namespaceChanged: (ns) => snapshots.invalidate(ns),
+            namespaceChanged: (ns) => void snapshots.invalidate(ns),
             writing: (ns, touched) => snapshots.writing(ns, touched),
           },
           logger,
@@ -316,7 +318,7 @@ export async function startVexil({
           evaluationSource: source,
           clock,
           ids,
-          notifier: { namespaceChanged: (ns) => snapshots.invalidate(ns) },
+          notifier: { namespaceChanged: (ns) => void snapshots.invalidate(ns) },
           logger,
         }),
       );

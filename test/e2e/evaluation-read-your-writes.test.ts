@@ -1,6 +1,8 @@
 import {
   createIsolatedDatabase,
+  enabledRedisBackend,
   enabledSqlBackends,
+  requireUrl,
   type IsolatedDatabase,
 } from '../support/databases';
 import { api, ApiError, type Json } from '../support/seed-config';
@@ -417,5 +419,40 @@ onPostgres('read-your-writes across two processes on PostgreSQL (caching off)', 
       await api(b.baseUrl, 'DELETE', `${P}/flags/bf`);
       expect(await evaluate(a.baseUrl, 'boolean', 'bf')).toMatchObject({ status: 404 });
     }
+  });
+});
+
+const redis = enabledRedisBackend();
+const onPostgresAndRedis = postgres === undefined || redis === undefined ? describe.skip : describe;
+
+/*
+ * With the cache on, the writing process serves the write from its snapshot once it has read
+ * back what changed: the write answers before that, and evaluations of what it changed wait.
+ */
+onPostgresAndRedis('read-your-writes on PostgreSQL with the Redis cache (one process)', () => {
+  let db: IsolatedDatabase;
+  let vexil: VexilProcess;
+
+  beforeAll(async () => {
+    if (postgres === undefined || redis === undefined) return;
+    db = await createIsolatedDatabase(postgres, 'rywc');
+    vexil = await startVexil({
+      VEXIL_DB_URL: db.url,
+      VEXIL_CACHING_ENABLED: 'true',
+      VEXIL_CACHING_BACKEND: 'redis',
+      VEXIL_CACHING_REDIS_URL: requireUrl(redis),
+      VEXIL_CACHING_REDIS_PREFIX: `ryw-${process.pid}:`,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await vexil?.stop();
+    await db?.drop();
+  });
+
+  it('every mutating route is visible to the very next evaluation', async () => {
+    await api(vexil.baseUrl, 'POST', '/api/v1/namespaces', { key: NS, name: NS });
+    const checked = await runRouteByRoute({ writer: vexil.baseUrl, reader: vexil.baseUrl });
+    expect(checked).toHaveLength(ROUTES);
   });
 });

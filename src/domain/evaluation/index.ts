@@ -31,4 +31,4 @@ export type { EvaluationContext } from './constraint';
 export { crc32 } from './crc32';
 export { distributionWidth } from './bucketing';
 export { explainFlag } from './explain';
-export { patchNamespace, type TouchedKeys } from './patch-namespace';
+export { flagsAffected, patchNamespace, type TouchedKeys } from './patch-namespace';

@@ -46,6 +46,20 @@ const usesSegments = (source: FlagSource, touched: ReadonlySet<string>): boolean
   source.rollouts.some((r) => usesAny(r.segment?.segmentKeys, touched));
 
 /**
+ * The flags whose answers a change to `touched` can alter: the flags touched, and those that
+ * use a touched segment in `previous` (a flag that starts using one is touched itself).
+ */
+export function flagsAffected(previous: CompiledNamespace, touched: TouchedKeys): Set<string> {
+  const keys = new Set(touched.flags);
+  if (touched.segments.length === 0) return keys;
+  const segmentKeys = new Set(touched.segments);
+  for (const flag of previous.flags.values()) {
+    if (usesSegments(flag.source, segmentKeys)) keys.add(flag.key);
+  }
+  return keys;
+}
+
+/**
  * The namespace after a change to the flags and segments in `touched`, given their current
  * rows: only those flags and the flags using those segments are compiled again; the rest is
  * shared with `previous`, and nothing is gone through flag by flag unless a segment changed.

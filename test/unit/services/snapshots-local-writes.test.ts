@@ -1,30 +1,23 @@
 import { UnavailableError } from '../../../src/domain/errors';
 import type { NamespaceData } from '../../../src/domain/model';
 import { NamespaceSnapshots } from '../../../src/domain/services/evaluation/namespace-snapshots';
+import type { ChangedKeys } from '../../../src/domain/model';
 import type { EvaluationSource } from '../../../src/ports';
+import { buildNamespace } from '../evaluation/fixtures';
 
 /*
  * A write committed by this process ('notified' freshness, the embedded database): the write
- * answers once the served snapshot includes it, and evaluations are not held up meanwhile.
+ * need not wait for the served snapshot to include it. Meanwhile the flags it may have changed
+ * are answered only from the new snapshot (read-your-writes) and every other flag at once.
  */
 
-const TS = '2024-05-01T10:00:00.000000Z';
-
-const namespaceAt = (version: number): NamespaceData => ({
-  namespace: {
+const namespaceAt = (version: number): NamespaceData =>
+  buildNamespace({
     key: 'ns',
-    name: 'ns',
-    description: '',
-    protected: false,
-    createdAt: TS,
-    updatedAt: TS,
-  },
-  version,
-  flags: [],
-  segments: [],
-  rules: [],
-  rollouts: [],
-});
+    version,
+    flags: [{ key: 'a' }, { key: 'b', rules: [{ segments: ['s'] }] }, { key: 'c' }],
+    segments: [{ key: 's' }],
+  });
 
 /** A namespace whose version moves on each write; loads can be held or made to fail. */
 class Database implements EvaluationSource {
@@ -74,22 +67,64 @@ async function held(): Promise<{ db: Database; snapshots: NamespaceSnapshots }> 
   return { db, snapshots };
 }
 
+/** A write of `touched` commits version 2 and is announced, with the update held. */
+function write(db: Database, snapshots: NamespaceSnapshots, touched: ChangedKeys): Promise<void> {
+  db.version = 2;
+  db.holding = true;
+  const end = snapshots.writing('ns', touched);
+  snapshots.committed('ns', 2);
+  end();
+  return snapshots.invalidate('ns');
+}
+
 describe('a write committed by this process', () => {
-  it('is answered once the snapshot includes it, while reads go on from the held one', async () => {
+  it('holds back only the flags it changed until the snapshot includes it', async () => {
+    const { db, snapshots } = await held();
+    const updated = write(db, snapshots, { flags: ['a'], segments: [] });
+
+    // The update is in flight: other flags are answered at once, from version 1.
+    expect(snapshots.peek('ns', 'c')?.version).toBe(1);
+    expect(snapshots.peek('ns', ['b', 'c'])?.version).toBe(1);
+    expect((await snapshots.get('ns', 'c'))?.version).toBe(1);
+    // The flag written, and the namespace as a whole, only from the new snapshot.
+    expect(snapshots.peek('ns', 'a')).toBeUndefined();
+    expect(snapshots.peek('ns', ['c', 'a'])).toBeUndefined();
+    expect(snapshots.peek('ns')).toBeUndefined();
+    const flagA = snapshots.get('ns', 'a');
+    const whole = snapshots.compiledFor('ns', ['a']);
+    expect(await settled(flagA)).toBe(false);
+    expect(await settled(whole)).toBe(false);
+    expect(await settled(updated)).toBe(false);
+
+    db.release();
+    expect((await flagA)?.version).toBe(2);
+    expect((await whole)?.version).toBe(2);
+    await updated;
+    expect(snapshots.peek('ns', 'c')?.version).toBe(2);
+    expect(snapshots.peek('ns', 'a')?.version).toBe(2);
+  });
+
+  it('holds back the flags that use a segment it changed', async () => {
+    const { db, snapshots } = await held();
+    const updated = write(db, snapshots, { flags: [], segments: ['s'] });
+    expect(snapshots.peek('ns', 'b')).toBeUndefined();
+    expect(snapshots.peek('ns', 'a')?.version).toBe(1);
+    db.release();
+    await updated;
+    expect(snapshots.peek('ns', 'b')?.version).toBe(2);
+  });
+
+  it('holds back the whole namespace when it did not say what it touched', async () => {
     const { db, snapshots } = await held();
     db.version = 2;
     db.holding = true;
-    const written = snapshots.invalidate('ns');
-
-    // The update is in flight: reads are answered at once, from version 1.
-    expect(snapshots.peek('ns')?.version).toBe(1);
-    expect((await snapshots.get('ns'))?.version).toBe(1);
-    expect(await settled(written)).toBe(false);
-
+    const updated = snapshots.invalidate('ns');
+    expect(snapshots.peek('ns', 'c')).toBeUndefined();
+    const flagC = snapshots.get('ns', 'c');
+    expect(await settled(flagC)).toBe(false);
     db.release();
-    await written;
-    expect(snapshots.peek('ns')?.version).toBe(2);
-    expect((await snapshots.get('ns'))?.version).toBe(2);
+    expect((await flagC)?.version).toBe(2);
+    await updated;
   });
 
   it('waits for a second write committed during the update', async () => {
@@ -104,6 +139,7 @@ describe('a write committed by this process', () => {
     // The first update ends with version 2, already superseded: the first write waits on.
     db.releaseOldest();
     expect(await settled(first)).toBe(false);
+    expect(snapshots.peek('ns')).toBeUndefined();
     db.release();
     await first;
     expect(snapshots.peek('ns')?.version).toBe(3);

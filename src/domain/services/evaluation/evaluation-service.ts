@@ -75,7 +75,7 @@ export class EvaluationService {
     const started = this.deps.stopwatch.nowMs();
     // A cached snapshot is used without awaiting anything; only a miss waits for a load.
     const compiled =
-      this.peekCompiled(req.namespaceKey) ??
+      this.peekCompiled(req.namespaceKey, req.flagKey) ??
       (await this.compiledFor(req.namespaceKey, req.flagKey));
     return this.booleanWith(compiled, req, started);
   }
@@ -87,7 +87,7 @@ export class EvaluationService {
    */
   booleanCached(req: EvaluationRequest): BooleanEvaluationResponse | undefined {
     const started = this.deps.stopwatch.nowMs();
-    const compiled = this.peekCompiled(req.namespaceKey);
+    const compiled = this.peekCompiled(req.namespaceKey, req.flagKey);
     return compiled === undefined ? undefined : this.booleanWith(compiled, req, started);
   }
 
@@ -226,12 +226,10 @@ export class EvaluationService {
       }
     }
     const namespaceKey = nsOf(req.namespaceKey);
+    const flagKeys = req.requests.map((r) => r.flagKey);
     const compiled =
-      this.peekCompiled(namespaceKey) ??
-      (await this.deps.snapshots.compiledFor(
-        namespaceKey,
-        req.requests.map((r) => r.flagKey),
-      ));
+      this.peekCompiled(namespaceKey, flagKeys) ??
+      (await this.deps.snapshots.compiledFor(namespaceKey, flagKeys));
     const responses: LegacyEvaluationResponse[] = [];
     for (const inner of req.requests) {
       const r = { ...inner, namespaceKey: req.namespaceKey };
@@ -372,14 +370,17 @@ export class EvaluationService {
     });
   }
 
-  private peekCompiled(namespaceKey: string): CompiledNamespace | undefined {
-    return this.deps.snapshots.peek(nsOf(namespaceKey))?.compiled;
+  private peekCompiled(
+    namespaceKey: string,
+    flagKeys: string | readonly string[],
+  ): CompiledNamespace | undefined {
+    return this.deps.snapshots.peek(nsOf(namespaceKey), flagKeys)?.compiled;
   }
 
   private async compiledFor(namespaceKey: string, flagKey: string): Promise<CompiledNamespace> {
     const ns = nsOf(namespaceKey);
     const compiled =
-      this.peekCompiled(ns) ?? (await this.deps.snapshots.compiledFor(ns, [flagKey]));
+      this.peekCompiled(ns, flagKey) ?? (await this.deps.snapshots.compiledFor(ns, [flagKey]));
     if (compiled === undefined) throw flagNotFound(ns, flagKey);
     return compiled;
   }
@@ -398,7 +399,7 @@ export class EvaluationService {
     const out = new Map<string, CompiledNamespace>();
     for (const [ns, flagKeys] of flagsOf) {
       const compiled =
-        this.peekCompiled(ns) ?? (await this.deps.snapshots.compiledFor(ns, flagKeys));
+        this.peekCompiled(ns, flagKeys) ?? (await this.deps.snapshots.compiledFor(ns, flagKeys));
       if (compiled !== undefined) out.set(ns, compiled);
     }
     return out;

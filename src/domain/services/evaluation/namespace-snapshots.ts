@@ -1,7 +1,7 @@
 import { UnavailableError } from '../../errors';
 import type { ChangedKeys, NamespaceData } from '../../model';
 import type { ChangeNotice, EvaluationSource } from '../../../ports';
-import { compileNamespace, compileNamespaceInBatches } from '../../evaluation';
+import { compileNamespace, compileNamespaceInBatches, flagsAffected } from '../../evaluation';
 import type { CompiledNamespace } from '../../evaluation';
 import { ChangeLog } from './change-log';
 import { patchSnapshot } from './snapshot-patch';
@@ -23,6 +23,8 @@ export type {
   SnapshotObserver,
 } from './snapshot-types';
 import { SnapshotCacheAccess } from './snapshot-cache-access';
+import { SettlingWrites, type AffectedFlags } from './settling-writes';
+import { Staleness } from './staleness';
 import { WarmUp } from './warm-up';
 
 interface Entry {
@@ -54,12 +56,13 @@ export class NamespaceSnapshots {
   private readonly generations = new Map<string, number>();
   /** Namespaces written by this process whose next read must wait for the new version. */
   private readonly pending = new Set<string>();
+  /** Local writes answered before the held snapshot includes them. */
+  private readonly settling = new SettlingWrites();
   private readonly refreshing = new Map<string, Promise<void>>();
   /** Highest version announced while a refresh was running. */
   private readonly wanted = new Map<string, number>();
   private checking = false;
-  private staleSinceMs: number | undefined;
-  private staleError: string | undefined;
+  private readonly staleness: Staleness;
   private stopTicker: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   /** What each recent version changed, for updates that read only that. */
@@ -74,12 +77,13 @@ export class NamespaceSnapshots {
     private readonly source: EvaluationSource,
     private readonly options: NamespaceSnapshotsOptions,
   ) {
+    this.staleness = new Staleness(options);
     this.cache = new SnapshotCacheAccess(
       options.caching?.cache,
       options.observer?.onCacheResult,
       options.logger,
     );
-    this.warmUp = WarmUp.over(source, options.mode, (fn) => this.fromDatabase(fn));
+    this.warmUp = WarmUp.over(source, options.mode, (fn) => this.staleness.read(fn));
     if (options.mode === 'cached') {
       const caching = options.caching;
       if (caching === undefined) throw new Error("freshness mode 'cached' needs caching options");
@@ -93,8 +97,16 @@ export class NamespaceSnapshots {
     }
   }
 
-  /** The snapshot of a namespace, or undefined when the namespace does not exist. */
-  async get(namespaceKey: string): Promise<NamespaceSnapshot | undefined> {
+  /**
+   * The snapshot of a namespace, or undefined when the namespace does not exist. When only
+   * `flagKeys` will be read from it, a local write that changed none of them is not waited for.
+   */
+  async get(
+    namespaceKey: string,
+    flagKeys?: string | readonly string[],
+  ): Promise<NamespaceSnapshot | undefined> {
+    const settling = this.settling.awaited(namespaceKey, flagKeys);
+    if (settling !== undefined) await settling;
     const cached = this.entries.get(namespaceKey);
     if (this.options.mode !== 'version-check') {
       if (cached !== undefined && !this.pending.has(namespaceKey)) return cached.snapshot;
@@ -102,7 +114,7 @@ export class NamespaceSnapshots {
     }
     let version: number | undefined;
     try {
-      version = await this.fromDatabase(() => this.source.getNamespaceVersion(namespaceKey));
+      version = await this.staleness.read(() => this.source.getNamespaceVersion(namespaceKey));
     } catch (err) {
       return this.fallback(namespaceKey, cached, err);
     }
@@ -113,37 +125,52 @@ export class NamespaceSnapshots {
   /** What evaluates `flagKeys`: the snapshot, or just those flags while it first loads. */
   compiledFor(namespaceKey: string, flagKeys: readonly string[]) {
     const whole = async (): Promise<CompiledNamespace | undefined> =>
-      (await this.get(namespaceKey))?.compiled;
+      (await this.get(namespaceKey, flagKeys))?.compiled;
     if (this.warmUp === undefined || this.entries.has(namespaceKey)) return whole();
     return this.warmUp.compiled(namespaceKey, flagKeys, whole);
   }
 
-  /** A cached snapshot without any I/O, when one is known to be usable right now. */
-  peek(namespaceKey: string): NamespaceSnapshot | undefined {
+  /**
+   * A cached snapshot without any I/O, when one is known to be usable right now for
+   * `flagKeys` (for the whole namespace when undefined).
+   */
+  peek(namespaceKey: string, flagKeys?: string | readonly string[]): NamespaceSnapshot | undefined {
     if (this.options.mode === 'version-check' || this.pending.has(namespaceKey)) return undefined;
+    if (this.settling.awaited(namespaceKey, flagKeys) !== undefined) return undefined;
     return this.entries.get(namespaceKey)?.snapshot;
   }
 
   /**
-   * A write to the namespace committed in this process. The returned promise settles once
-   * the snapshot this process serves includes it: the write answers its caller only then, so
-   * the caller's next read sees it (read-your-writes), while evaluations go on being served
-   * from the held snapshot in the meantime instead of each waiting for the update. When the
-   * update fails, reads wait for a reload instead. In 'cached' mode the new version is also
-   * stored in the cache and announced, so other instances pick it up without the ttl. Never
-   * rejects.
+   * A write to the namespace committed in this process. The held snapshot is brought up to
+   * date while evaluations go on being served from it; meanwhile the flags the write may have
+   * changed are answered only once it is in (read-your-writes), so the write itself need not
+   * wait: the returned promise, which never rejects, settles when the snapshot includes it.
+   * When the update fails, reads wait for a reload instead. In 'cached' mode the new version
+   * is also stored in the cache and announced, so other instances pick it up without the ttl.
    */
   invalidate(namespaceKey: string): Promise<void> {
     this.warmUp?.drop(namespaceKey);
     this.generations.set(namespaceKey, (this.generations.get(namespaceKey) ?? 0) + 1);
     this.loading.delete(namespaceKey);
     if (this.options.mode === 'version-check') return Promise.resolve();
-    if (!this.entries.has(namespaceKey)) {
+    const held = this.entries.get(namespaceKey);
+    if (held === undefined) {
       // Nothing held: whoever reads it next loads it whole.
       this.pending.add(namespaceKey);
       return Promise.resolve();
     }
-    return this.catchUp(namespaceKey);
+    const done = this.catchUp(namespaceKey);
+    this.settling.add(namespaceKey, this.changedSince(namespaceKey, held), done);
+    return done;
+  }
+
+  /** The flags that the writes committed since `held` may have changed, as far as known. */
+  private changedSince(namespaceKey: string, held: Entry): AffectedFlags {
+    const latest = this.changes.latest(namespaceKey);
+    if (held.snapshot === undefined || held.version === undefined) return 'all';
+    if (latest === undefined || latest <= held.version) return 'all';
+    const touched = this.changes.between(namespaceKey, held.version, latest);
+    return touched === undefined ? 'all' : flagsAffected(held.snapshot.compiled, touched);
   }
 
   /** A write that may touch only `touched` of the namespace starts (ChangeNotifier.writing). */
@@ -183,9 +210,7 @@ export class NamespaceSnapshots {
 
   /** Whether evaluations may currently be answered from stale snapshots. */
   freshness(): SnapshotFreshness {
-    if (this.staleSinceMs === undefined) return { stale: false };
-    const staleForMs = this.options.stopwatch.nowMs() - this.staleSinceMs;
-    return { stale: true, staleForMs, detail: this.staleDetail(staleForMs) };
+    return this.staleness.freshness();
   }
 
   /**
@@ -232,9 +257,27 @@ export class NamespaceSnapshots {
     if (wanted === undefined || wanted < notice.version) {
       this.wanted.set(notice.namespaceKey, notice.version);
     }
-    if (this.refreshing.has(notice.namespaceKey)) return;
-    this.refresh(notice.namespaceKey, notice.version, 'notice').catch((err: unknown) => {
-      this.options.observer?.refreshFailed?.(notice.namespaceKey, err);
+    this.follow(notice.namespaceKey, notice.version);
+  }
+
+  /**
+   * Brings a held namespace up to an announced version. A load under way goes first: most
+   * often it is this process catching up with its own write, the very version announced, and
+   * reading the same rows twice at once would only slow both down.
+   */
+  private follow(namespaceKey: string, version: number): void {
+    if (this.refreshing.has(namespaceKey)) return;
+    const inflight = this.loading.get(namespaceKey);
+    if (inflight !== undefined) {
+      const after = (): void => {
+        const held = this.entries.get(namespaceKey)?.version;
+        if (held === undefined || held < version) this.follow(namespaceKey, version);
+      };
+      inflight.then(after, after);
+      return;
+    }
+    this.refresh(namespaceKey, version, 'notice').catch((err: unknown) => {
+      this.options.observer?.refreshFailed?.(namespaceKey, err);
     });
   }
 
@@ -331,12 +374,12 @@ export class NamespaceSnapshots {
     const patched = await this.patch(namespaceKey);
     if (patched !== undefined) return patched;
     if (this.options.mode !== 'cached') {
-      const data = await this.fromDatabase(() => this.source.loadNamespace(namespaceKey));
+      const data = await this.staleness.read(() => this.source.loadNamespace(namespaceKey));
       return data === undefined ? ABSENT : this.compile(data);
     }
     if (!afterWrite) return (await this.fetch(namespaceKey, undefined)).entry;
     // This process just wrote: the database is the only place holding the new version.
-    const data = await this.fromDatabase(() => this.source.loadNamespace(namespaceKey));
+    const data = await this.staleness.read(() => this.source.loadNamespace(namespaceKey));
     if (data === undefined) {
       await this.cache.delete(namespaceKey);
       return ABSENT;
@@ -355,7 +398,7 @@ export class NamespaceSnapshots {
     let wanted = version;
     if (wanted === undefined) {
       try {
-        wanted = await this.fromDatabase(() => this.source.getNamespaceVersion(namespaceKey));
+        wanted = await this.staleness.read(() => this.source.getNamespaceVersion(namespaceKey));
       } catch (err) {
         // A new instance during a database outage can still start from the shared cache.
         const fromCache =
@@ -377,7 +420,7 @@ export class NamespaceSnapshots {
     }
     const cached = await this.cache.get(namespaceKey, wanted);
     if (cached !== undefined) return { entry: await this.compile(cached), from: 'cache' };
-    const data = await this.fromDatabase(() => this.source.loadNamespace(namespaceKey));
+    const data = await this.staleness.read(() => this.source.loadNamespace(namespaceKey));
     if (data === undefined) return { entry: ABSENT, from: 'database' };
     void this.cache.set(data);
     return { entry: await this.compile(data), from: 'database' };
@@ -410,7 +453,7 @@ export class NamespaceSnapshots {
         source: this.source,
         changes: this.changes,
         stopwatch: this.options.stopwatch,
-        read: (fn) => this.fromDatabase(fn),
+        read: (fn) => this.staleness.read(fn),
         delay: this.options.delay ?? (() => Promise.resolve()),
         ...(this.options.observer ? { observer: this.options.observer } : {}),
       },
@@ -432,18 +475,6 @@ export class NamespaceSnapshots {
     };
   }
 
-  /** Runs a database read, tracking whether the database is reachable. */
-  private async fromDatabase<T>(read: () => Promise<T>): Promise<T> {
-    try {
-      const value = await read();
-      this.markFresh();
-      return value;
-    } catch (err) {
-      if (err instanceof UnavailableError) this.markStale(err);
-      throw err;
-    }
-  }
-
   private publish(namespaceKey: string, version: number, changed?: ChangedKeys): void {
     const feed = this.options.caching?.changeFeed;
     if (feed === undefined) return;
@@ -455,32 +486,6 @@ export class NamespaceSnapshots {
         error: err instanceof Error ? err.message : String(err),
       });
     });
-  }
-
-  private markStale(err: Error): void {
-    this.staleError = err.message;
-    if (this.staleSinceMs !== undefined) return;
-    this.staleSinceMs = this.options.stopwatch.nowMs();
-    this.options.logger?.warn('database unreachable; serving the last known good snapshots', {
-      error: err.message,
-    });
-    this.options.observer?.staleChanged?.(true, this.staleDetail(0));
-  }
-
-  private markFresh(): void {
-    if (this.staleSinceMs === undefined) return;
-    const staleForMs = this.options.stopwatch.nowMs() - this.staleSinceMs;
-    this.staleSinceMs = undefined;
-    this.staleError = undefined;
-    this.options.logger?.info('database reachable again; snapshots are fresh', { staleForMs });
-    this.options.observer?.staleChanged?.(false, undefined);
-  }
-
-  private staleDetail(staleForMs: number): string {
-    return (
-      `serving last known good snapshots for ${Math.round(staleForMs / 1000)}s: ` +
-      (this.staleError ?? 'database unreachable')
-    );
   }
 
   private fallback(
