@@ -1,3 +1,4 @@
+import type { DataSource } from 'typeorm';
 import { createDataSource } from '../../src/adapters/storage/typeorm/data-source';
 import { runMigrations } from '../../src/adapters/storage/typeorm/run-migrations';
 import { SqlStorage } from '../../src/adapters/storage/typeorm/sql-storage';
@@ -6,6 +7,7 @@ import { SequentialIds, TickingClock } from './fixtures';
 
 export interface MigratedStorage {
   readonly db: IsolatedDatabase;
+  readonly dataSource: DataSource;
   readonly storage: SqlStorage;
   readonly clock: TickingClock;
   readonly ids: SequentialIds;
@@ -22,5 +24,5 @@ export async function openMigratedStorage(
   await runMigrations(dataSource);
   const clock = new TickingClock();
   const ids = new SequentialIds();
-  return { db, storage: new SqlStorage(dataSource, { clock, ids }), clock, ids };
+  return { db, dataSource, storage: new SqlStorage(dataSource, { clock, ids }), clock, ids };
 }
