@@ -12,6 +12,7 @@
  *   npm run bench:writes [-- --duration=5 --warmup=3 --rounds=3 --flags=1000,10000 --rates=0,0.5,2,5]
  *   BENCH_BACKEND=postgres (with VEXIL_TEST_POSTGRES_URL and VEXIL_TEST_REDIS_URL): the same on
  *   PostgreSQL with caching on the Redis backend.
+ *   BENCH_PIN=main-thread: only the server's event-loop thread on its core (bench/writes/server.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
@@ -229,7 +230,12 @@ async function runSize(work: string, flags: number): Promise<void> {
         `${fmt(cold.firstMs)} ms; whole namespace held ${fmt(cold.wholeMs)} ms after it, ` +
         `longest loop stall meanwhile ${fmt(cold.loopMaxMs)} ms; start to SERVING ${fmt(server.startMs)} ms`,
     );
-    console.log(`median of ${ROUNDS} rounds of ${DURATION} s per rate; RSS: the highest seen`);
+    console.log(
+      `median of ${ROUNDS} rounds of ${DURATION} s per rate; RSS: the highest seen; ` +
+        (process.env['BENCH_PIN'] === 'main-thread'
+          ? 'server event-loop thread on core 0, its other threads on any core'
+          : 'server process on core 0'),
+    );
     console.log(
       'writes/s  evaluations/s  x idle     p50 ms    p99 ms  x idle  writes  write p50 ms  write max ms  longest loop stall ms  RSS MB',
     );

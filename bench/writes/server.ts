@@ -1,8 +1,10 @@
 /*
  * The Vexil process of the writes benchmark: `vexil serve` pinned to the server core, on a given
  * database, reporting its event-loop delay (BENCH_EVENT_LOOP_MS, src/app/event-loop-report.ts).
+ * BENCH_PIN=main-thread pins only its event-loop thread (see pinMainThreadOnly).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { freePort, ROOT, SERVER_CORE, VEXIL_NODE_FLAGS } from '../http/processes';
@@ -77,6 +79,9 @@ export async function startBenchServer(env: NodeJS.ProcessEnv): Promise<BenchSer
     if (Date.now() > deadline) throw new Error(`vexil did not start: ${stderr}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+  if (process.env['BENCH_PIN'] === 'main-thread' && child.pid !== undefined) {
+    pinMainThreadOnly(child.pid);
+  }
   return {
     httpPort,
     pid: child.pid ?? 0,
@@ -93,4 +98,17 @@ export async function startBenchServer(env: NodeJS.ProcessEnv): Promise<BenchSer
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * BENCH_PIN=main-thread: only the event-loop thread stays on the server core; V8's garbage
+ * collection helpers and libuv's pool may run on any core, as on a machine with cores to spare.
+ * With the whole process on one core (the default), the collector's concurrent marking threads
+ * take turns with the event loop, and those turns show up as event-loop stalls.
+ */
+function pinMainThreadOnly(pid: number): void {
+  const all = `0-${availableParallelism() - 1}`;
+  // Every thread of the process first (-a), then the main thread, whose id is the pid.
+  execFileSync('taskset', ['-apc', all, String(pid)], { stdio: 'ignore' });
+  execFileSync('taskset', ['-pc', SERVER_CORE, String(pid)], { stdio: 'ignore' });
 }
