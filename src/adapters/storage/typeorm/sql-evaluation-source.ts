@@ -192,9 +192,9 @@ export class SqlEvaluationSource implements EvaluationSource {
   /**
    * A few rows of a namespace as of one of its versions. On SQLite: one short transaction,
    * whose statements are synchronous calls anyway. On a database server a transaction's
-   * statements queue on its connection, a round trip each, and a write answers only once it
-   * has read back what it changed; so the statements run at once on connections of their
-   * own, outside a transaction, between two reads of the namespace's version. Every write
+   * statements queue on its connection, a round trip each, while evaluations of a flag just
+   * written wait for its rows; so the statements run at once on connections of their own,
+   * outside a transaction, between two reads of the namespace's version. Every write
    * bumps that version in its transaction, so the same version before and after means that
    * no write committed meanwhile and the rows show one state. A namespace that keeps moving
    * is read in one transaction after a few attempts.
