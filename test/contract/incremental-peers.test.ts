@@ -45,6 +45,8 @@ describe('instances with caching on, updating in place from change notices (SQLi
   const feed = new InProcessChangeFeed();
   const lossy = new LossyFeed(feed);
   const counts = { patched: 0, rebuilt: 0 };
+  /** Row reads made for the writing instance. */
+  let writerRowReads = 0;
 
   beforeAll(async () => {
     const opened = await openMigratedStorage('peers');
@@ -64,7 +66,14 @@ describe('instances with caching on, updating in place from change notices (SQLi
           }
         : {}),
     });
-    writer = new NamespaceSnapshots(storage.evaluationSource, options(feed, false));
+    const source = storage.evaluationSource;
+    const counted = Object.assign(Object.create(source) as typeof source, {
+      loadRows: (...args: Parameters<typeof source.loadRows>) => {
+        writerRowReads += 1;
+        return source.loadRows(...args);
+      },
+    });
+    writer = new NamespaceSnapshots(counted, options(feed, false));
     reader = new NamespaceSnapshots(storage.evaluationSource, options(lossy, true));
     const reporting = new VersionReportingUnitOfWork(storage.unitOfWork, (ns, version) =>
       writer.committed(ns, version),
@@ -136,6 +145,16 @@ describe('instances with caching on, updating in place from change notices (SQLi
     await until('b', 'UNKNOWN_EVALUATION_REASON');
     expect(counts.rebuilt).toBe(rebuiltBefore);
     expect(counts.patched).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the writer reads what it wrote once, not again on hearing its own notice', async () => {
+    await reasonOf(writer, 'a');
+    const before = writerRowReads;
+    await toggle('a', true);
+    await until('a', 'UNKNOWN_EVALUATION_REASON');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await reasonOf(writer, 'a')).toBe('UNKNOWN_EVALUATION_REASON');
+    expect(writerRowReads - before).toBe(1);
   });
 
   it('reads the namespace whole after a missed notice, and agrees with the database', async () => {

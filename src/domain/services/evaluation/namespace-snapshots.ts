@@ -1,7 +1,7 @@
 import { UnavailableError } from '../../errors';
 import type { ChangedKeys, NamespaceData } from '../../model';
 import type { ChangeNotice, EvaluationSource } from '../../../ports';
-import { compileNamespace, compileNamespaceInBatches, flagsAffected } from '../../evaluation';
+import { compileNamespace, compileNamespaceInBatches } from '../../evaluation';
 import type { CompiledNamespace } from '../../evaluation';
 import { ChangeLog } from './change-log';
 import { patchSnapshot } from './snapshot-patch';
@@ -23,7 +23,7 @@ export type {
   SnapshotObserver,
 } from './snapshot-types';
 import { SnapshotCacheAccess } from './snapshot-cache-access';
-import { SettlingWrites, type AffectedFlags } from './settling-writes';
+import { flagsChangedSince, SettlingWrites } from './settling-writes';
 import { Staleness } from './staleness';
 import { WarmUp } from './warm-up';
 
@@ -67,6 +67,8 @@ export class NamespaceSnapshots {
   private unsubscribe: (() => void) | undefined;
   /** What each recent version changed, for updates that read only that. */
   private readonly changes = new ChangeLog();
+  /** The highest version of each namespace committed by this process ('cached' mode). */
+  private readonly committedHere = new Map<string, number>();
   /** Local writes are announced as they commit (see `committed`), not after a reload. */
   private announcesCommits = false;
   private readonly cache: SnapshotCacheAccess;
@@ -116,7 +118,7 @@ export class NamespaceSnapshots {
     try {
       version = await this.staleness.read(() => this.source.getNamespaceVersion(namespaceKey));
     } catch (err) {
-      return this.fallback(namespaceKey, cached, err);
+      return this.staleness.fallback(namespaceKey, cached, err);
     }
     if (cached !== undefined && cached.version === version) return cached.snapshot;
     return (await this.load(namespaceKey)).snapshot;
@@ -160,17 +162,8 @@ export class NamespaceSnapshots {
       return Promise.resolve();
     }
     const done = this.catchUp(namespaceKey);
-    this.settling.add(namespaceKey, this.changedSince(namespaceKey, held), done);
+    this.settling.add(namespaceKey, flagsChangedSince(this.changes, held.snapshot), done);
     return done;
-  }
-
-  /** The flags that the writes committed since `held` may have changed, as far as known. */
-  private changedSince(namespaceKey: string, held: Entry): AffectedFlags {
-    const latest = this.changes.latest(namespaceKey);
-    if (held.snapshot === undefined || held.version === undefined) return 'all';
-    if (latest === undefined || latest <= held.version) return 'all';
-    const touched = this.changes.between(namespaceKey, held.version, latest);
-    return touched === undefined ? 'all' : flagsAffected(held.snapshot.compiled, touched);
   }
 
   /** A write that may touch only `touched` of the namespace starts (ChangeNotifier.writing). */
@@ -195,6 +188,10 @@ export class NamespaceSnapshots {
     }
     if (this.options.mode !== 'cached') return;
     this.announcesCommits = true;
+    this.committedHere.set(
+      namespaceKey,
+      Math.max(version, this.committedHere.get(namespaceKey) ?? 0),
+    );
     this.publish(namespaceKey, version, changed);
   }
 
@@ -252,6 +249,9 @@ export class NamespaceSnapshots {
     }
     // Namespaces nobody asked for here are loaded on demand, not on notice.
     if (current === undefined) return;
+    // A version this process committed (its own notice, heard back): the update that every
+    // local write is followed by (`invalidate`) brings it, and any version below it.
+    if (notice.version <= (this.committedHere.get(notice.namespaceKey) ?? 0)) return;
     if (current.version !== undefined && current.version >= notice.version) return;
     const wanted = this.wanted.get(notice.namespaceKey);
     if (wanted === undefined || wanted < notice.version) {
@@ -360,7 +360,7 @@ export class NamespaceSnapshots {
         if (this.options.mode === 'cached' && current()) this.pending.delete(namespaceKey);
         const cached = this.entries.get(namespaceKey);
         return {
-          snapshot: this.fallback(namespaceKey, cached, err),
+          snapshot: this.staleness.fallback(namespaceKey, cached, err),
           version: cached?.version,
           failed: true,
         };
@@ -486,17 +486,5 @@ export class NamespaceSnapshots {
         error: err instanceof Error ? err.message : String(err),
       });
     });
-  }
-
-  private fallback(
-    namespaceKey: string,
-    cached: Entry | undefined,
-    err: unknown,
-  ): NamespaceSnapshot | undefined {
-    if (cached !== undefined && err instanceof UnavailableError) {
-      this.options.observer?.servedStale?.(namespaceKey, err);
-      return cached.snapshot;
-    }
-    throw err;
   }
 }

@@ -1,3 +1,7 @@
+import { flagsAffected } from '../../evaluation';
+import type { ChangeLog } from './change-log';
+import type { NamespaceSnapshot } from './snapshot-types';
+
 /** The flags a write may have changed: some, or the whole namespace. */
 export type AffectedFlags = ReadonlySet<string> | 'all';
 
@@ -47,4 +51,19 @@ function merge(a: AffectedFlags | undefined, b: AffectedFlags): AffectedFlags {
   if (a === undefined) return b;
   if (a === 'all' || b === 'all') return 'all';
   return new Set([...a, ...b]);
+}
+
+/**
+ * The flags that the versions recorded in `changes` after `held` may have changed: 'all'
+ * when one of them is unknown here, changed the namespace as a whole, or none is recorded.
+ */
+export function flagsChangedSince(
+  changes: ChangeLog,
+  held: NamespaceSnapshot | undefined,
+): AffectedFlags {
+  if (held === undefined) return 'all';
+  const latest = changes.latest(held.key);
+  if (latest === undefined || latest <= held.version) return 'all';
+  const touched = changes.between(held.key, held.version, latest);
+  return touched === undefined ? 'all' : flagsAffected(held.compiled, touched);
 }

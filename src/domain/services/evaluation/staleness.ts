@@ -1,5 +1,9 @@
 import { UnavailableError } from '../../errors';
-import type { NamespaceSnapshotsOptions, SnapshotFreshness } from './snapshot-types';
+import type {
+  NamespaceSnapshot,
+  NamespaceSnapshotsOptions,
+  SnapshotFreshness,
+} from './snapshot-types';
 
 /**
  * Whether the database answered the last read of the snapshots: from the first read that found
@@ -30,6 +34,23 @@ export class Staleness {
       if (err instanceof UnavailableError) this.markStale(err);
       throw err;
     }
+  }
+
+  /**
+   * What a read that failed with `err` answers: the last known good state of the namespace
+   * (its snapshot, or that it did not exist) when the database is unreachable and one is
+   * held; otherwise the error.
+   */
+  fallback(
+    namespaceKey: string,
+    held: { readonly snapshot: NamespaceSnapshot | undefined } | undefined,
+    err: unknown,
+  ): NamespaceSnapshot | undefined {
+    if (held !== undefined && err instanceof UnavailableError) {
+      this.options.observer?.servedStale?.(namespaceKey, err);
+      return held.snapshot;
+    }
+    throw err;
   }
 
   private markStale(err: Error): void {
