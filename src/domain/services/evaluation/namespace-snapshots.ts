@@ -161,8 +161,10 @@ export class NamespaceSnapshots {
       this.pending.add(namespaceKey);
       return Promise.resolve();
     }
+    // What the write changed, read before the update starts to forget versions it brings.
+    const affected = flagsChangedSince(this.changes, held.snapshot);
     const done = this.catchUp(namespaceKey);
-    this.settling.add(namespaceKey, flagsChangedSince(this.changes, held.snapshot), done);
+    this.settling.add(namespaceKey, affected, done);
     return done;
   }
 
