@@ -22,6 +22,8 @@ export interface BenchServer {
   readonly startMs: number;
   /** Event-loop reports received since the last call. */
   takeReports(): LoopReport[];
+  /** Resolves when the next event-loop report arrives. */
+  nextReport(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startBenchServer(env: NodeJS.ProcessEnv): Promise<BenchSer
     },
   );
   let reports: LoopReport[] = [];
+  const waiting: Array<() => void> = [];
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
@@ -61,7 +64,10 @@ export async function startBenchServer(env: NodeJS.ProcessEnv): Promise<BenchSer
   createInterface({ input: child.stdout }).on('line', (line) => {
     try {
       const parsed = JSON.parse(line) as Record<string, unknown>;
-      if (parsed['benchEventLoop'] === true) reports.push(parsed as unknown as LoopReport);
+      if (parsed['benchEventLoop'] === true) {
+        reports.push(parsed as unknown as LoopReport);
+        for (const resolve of waiting.splice(0)) resolve();
+      }
     } catch {
       // a log line that is not JSON
     }
@@ -86,6 +92,7 @@ export async function startBenchServer(env: NodeJS.ProcessEnv): Promise<BenchSer
     httpPort,
     pid: child.pid ?? 0,
     startMs: Date.now() - started,
+    nextReport: () => new Promise<void>((resolve) => waiting.push(resolve)),
     takeReports: () => {
       const out = reports;
       reports = [];
