@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Server as GrpcServer } from '@grpc/grpc-js';
 import { ConfigStore } from '../domain/services/config';
 import { createManagementService } from '../domain/services/management-service';
@@ -409,6 +410,18 @@ function dashboardMounts(config: VexilConfig, logger: Logger): ExpressMount[] {
   return [dashboardFiles({ dir })];
 }
 
+/** Until `res` can take more, or is closed. */
+const drained = (res: ServerResponse): Promise<void> =>
+  new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+
 /** GET /metrics in Prometheus text format, never authenticated; absent when metrics are off. */
 function metricsRoutes(metrics: Metrics): HttpRoute[] {
   if (!metrics.enabled) return [];
@@ -417,13 +430,14 @@ function metricsRoutes(metrics: Metrics): HttpRoute[] {
       method: 'GET',
       pattern: '/metrics',
       public: true,
+      // Written as it is made, a piece at a time: at 10 000 flags the text is tens of MB.
       handle: async ({ res }) => {
-        const body = await metrics.render();
-        res.writeHead(200, {
-          'Content-Type': metrics.contentType,
-          'Content-Length': Buffer.byteLength(body),
-        });
-        res.end(body);
+        res.writeHead(200, { 'Content-Type': metrics.contentType });
+        for await (const piece of metrics.renderPieces()) {
+          if (res.destroyed) return;
+          if (!res.write(piece)) await drained(res);
+        }
+        res.end();
       },
     },
   ];

@@ -1,25 +1,31 @@
-import type { LabelValues, Metric, Registry } from 'prom-client';
+import type { LabelValues } from 'prom-client';
 
 /*
- * Counters and histograms for the request path, read by prom-client's registry at scrape time.
+ * Counters and histograms for the request path, written out by prom-client at scrape time.
  *
  * A prom-client Counter or Histogram finds its series on every call by building a key from the
  * label values and validating them: about 5 µs of CPU for the five updates of one HTTP
  * evaluation, a fifth of what the whole request costs. Here the caller holds the series
- * (resolved once per label set), an update is a field increment, and `get()` hands the
- * registry the values in prom-client's own format, so exposition, escaping and content type
- * stay the library's.
+ * (resolved once per label set), an update is a field increment, and `pieces()` hands
+ * prom-client the values in its own format a few thousand lines at a time (see
+ * piecewise-exposition.ts), so exposition, escaping and content type stay the library's.
  */
 
 export type Labels = LabelValues<string>;
 
 /** What a prom-client metric's `get()` gives its registry, for the fields the registry reads. */
-interface Exported {
+export interface Exported {
   readonly name: string;
   readonly help: string;
   readonly type: 'counter' | 'histogram';
   readonly aggregator: 'sum';
-  readonly values: ReadonlyArray<{ labels: Labels; value: number; metricName?: string }>;
+  readonly values: ReadonlyArray<ExportedValue>;
+}
+
+interface ExportedValue {
+  readonly labels: Labels;
+  readonly value: number;
+  readonly metricName?: string;
 }
 
 interface Series {
@@ -53,17 +59,15 @@ export class HistogramSeries implements Series {
   }
 }
 
-abstract class Accumulated<S extends Series> {
+export abstract class Accumulated<S extends Series = Series> {
   readonly aggregator = 'sum' as const;
+  abstract readonly type: 'counter' | 'histogram';
   protected readonly all = new Map<string, S>();
 
   constructor(
     readonly name: string,
     readonly help: string,
-    registry: Registry,
-  ) {
-    registry.registerMetric(this as unknown as Metric);
-  }
+  ) {}
 
   /** The series of a label set (values in a fixed key order), created on first use. */
   series(labels: Labels): S {
@@ -80,7 +84,32 @@ abstract class Accumulated<S extends Series> {
     this.all.clear();
   }
 
+  /**
+   * The values in prom-client's format, about `maxValues` at a time (a series is never split);
+   * one piece without values when there is no series.
+   */
+  *pieces(maxValues: number): Iterable<Exported> {
+    let values: ExportedValue[] = [];
+    let any = false;
+    for (const s of this.all.values()) {
+      this.valuesOf(s, values);
+      if (values.length >= maxValues) {
+        yield this.exported(values);
+        values = [];
+        any = true;
+      }
+    }
+    if (values.length > 0 || !any) yield this.exported(values);
+  }
+
   protected abstract create(labels: Labels): S;
+
+  protected abstract valuesOf(series: S, into: ExportedValue[]): void;
+
+  private exported(values: readonly ExportedValue[]): Exported {
+    const { name, help, type, aggregator } = this;
+    return { name, help, type, aggregator, values };
+  }
 }
 
 export class AccumulatedCounter extends Accumulated<CounterSeries> {
@@ -90,15 +119,8 @@ export class AccumulatedCounter extends Accumulated<CounterSeries> {
     return new CounterSeries(labels);
   }
 
-  get(): Promise<Exported> {
-    const values = [...this.all.values()].map((s) => ({ labels: s.labels, value: s.value }));
-    return Promise.resolve({
-      name: this.name,
-      help: this.help,
-      type: this.type,
-      aggregator: this.aggregator,
-      values,
-    });
+  protected valuesOf(s: CounterSeries, into: ExportedValue[]): void {
+    into.push({ labels: s.labels, value: s.value });
   }
 }
 
@@ -108,40 +130,26 @@ export class AccumulatedHistogram extends Accumulated<HistogramSeries> {
   constructor(
     name: string,
     help: string,
-    registry: Registry,
     private readonly bounds: readonly number[],
   ) {
-    super(name, help, registry);
+    super(name, help);
   }
 
   protected create(labels: Labels): HistogramSeries {
     return new HistogramSeries(labels, this.bounds);
   }
 
-  get(): Promise<Exported> {
-    const values: Array<{ labels: Labels; value: number; metricName: string }> = [];
-    for (const s of this.all.values()) {
-      let cumulative = 0;
-      this.bounds.forEach((bound, i) => {
-        cumulative += s.counts[i] ?? 0;
-        values.push({
-          metricName: `${this.name}_bucket`,
-          labels: { ...s.labels, le: bound },
-          value: cumulative,
-        });
-      });
-      values.push(
-        { metricName: `${this.name}_bucket`, labels: { ...s.labels, le: '+Inf' }, value: s.count },
-        { metricName: `${this.name}_sum`, labels: s.labels, value: s.sum },
-        { metricName: `${this.name}_count`, labels: s.labels, value: s.count },
-      );
-    }
-    return Promise.resolve({
-      name: this.name,
-      help: this.help,
-      type: this.type,
-      aggregator: this.aggregator,
-      values,
+  protected valuesOf(s: HistogramSeries, into: ExportedValue[]): void {
+    const bucket = `${this.name}_bucket`;
+    let cumulative = 0;
+    this.bounds.forEach((bound, i) => {
+      cumulative += s.counts[i] ?? 0;
+      into.push({ metricName: bucket, labels: { ...s.labels, le: bound }, value: cumulative });
     });
+    into.push(
+      { metricName: bucket, labels: { ...s.labels, le: '+Inf' }, value: s.count },
+      { metricName: `${this.name}_sum`, labels: s.labels, value: s.sum },
+      { metricName: `${this.name}_count`, labels: s.labels, value: s.count },
+    );
   }
 }

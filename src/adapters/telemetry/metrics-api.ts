@@ -72,6 +72,8 @@ export interface Metrics {
   registerDbPool(dialect: string, stats: () => DbPoolStats): void;
   /** The exposition text for GET /metrics ('' when disabled). */
   render(): Promise<string>;
+  /** The same text in pieces, with turns of the event loop between them (for the route). */
+  renderPieces(): AsyncIterable<string>;
   /** Drops every series; the process metrics' samplers stop with the process. */
   close(): void;
 }
@@ -152,5 +154,6 @@ export const DISABLED_METRICS: Metrics = {
   observeSnapshotAges: NOOP,
   registerDbPool: NOOP,
   render: () => Promise.resolve(''),
+  renderPieces: async function* () {},
   close: NOOP,
 };

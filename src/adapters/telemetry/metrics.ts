@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { NotFoundError } from '../../domain/errors';
 import {
+  type Accumulated,
   AccumulatedCounter,
   AccumulatedHistogram,
   type CounterSeries,
@@ -8,6 +9,7 @@ import {
   type Labels,
 } from './accumulated-metrics';
 
+import { piecewiseExposition } from './piecewise-exposition';
 import { SeriesCap, Capped } from './series-cap';
 import {
   DISABLED_METRICS,
@@ -89,6 +91,8 @@ class PrometheusMetrics implements Metrics {
   private readonly snapshotStale: Capped<Counter>;
   private readonly dbErrors: Capped<Counter>;
 
+  /** Written out after the registry's metrics, in pieces (piecewise-exposition.ts). */
+  private readonly accumulated: Accumulated[] = [];
   private readonly flags = new Map<string, Map<string, FlagSeries>>();
   private flagCount = 0;
   private overflowFlag: FlagSeries | undefined;
@@ -102,34 +106,35 @@ class PrometheusMetrics implements Metrics {
     const registers = [this.registry];
     const flipt = (names: string[]) => [...names, SCOPE_LABEL];
 
-    const r = this.registry;
-    this.evalRequests = new AccumulatedCounter(
-      'flipt_evaluations_requests_total',
-      'The total number of requested evaluations',
-      r,
+    this.evalRequests = this.accumulate(
+      new AccumulatedCounter(
+        'flipt_evaluations_requests_total',
+        'The total number of requested evaluations',
+      ),
     );
     this.evalRequestsCap = new SeriesCap(max);
-    this.evalResults = new AccumulatedCounter(
-      'flipt_evaluations_results_total',
-      'The total number of evaluation results',
-      r,
+    this.evalResults = this.accumulate(
+      new AccumulatedCounter(
+        'flipt_evaluations_results_total',
+        'The total number of evaluation results',
+      ),
     );
     this.evalResultsCap = new SeriesCap(max);
-    this.evalErrors = new AccumulatedCounter(
-      'flipt_evaluations_errors_total',
-      'The total number of requested evaluations that resulted in an error',
-      r,
+    this.evalErrors = this.accumulate(
+      new AccumulatedCounter(
+        'flipt_evaluations_errors_total',
+        'The total number of requested evaluations that resulted in an error',
+      ),
     );
-    this.evalLatency = new AccumulatedHistogram(
-      'flipt_evaluations_latency_milliseconds',
-      'The latency of individual evaluations in milliseconds',
-      r,
-      FLIPT_LATENCY_BUCKETS_MS,
+    this.evalLatency = this.accumulate(
+      new AccumulatedHistogram(
+        'flipt_evaluations_latency_milliseconds',
+        'The latency of individual evaluations in milliseconds',
+        FLIPT_LATENCY_BUCKETS_MS,
+      ),
     );
-    this.serverErrors = new AccumulatedCounter(
-      'flipt_server_errors_total',
-      'The total number of server errors',
-      r,
+    this.serverErrors = this.accumulate(
+      new AccumulatedCounter('flipt_server_errors_total', 'The total number of server errors'),
     ).series({ [SCOPE_LABEL]: FLIPT_SCOPE });
     const cacheCounter = (name: string, help: string) =>
       new Capped(
@@ -147,28 +152,32 @@ class PrometheusMetrics implements Metrics {
       ),
     };
 
-    this.httpRequests = new AccumulatedCounter(
-      'vexil_http_requests_total',
-      'HTTP requests completed, by method, route pattern and status code.',
-      r,
+    this.httpRequests = this.accumulate(
+      new AccumulatedCounter(
+        'vexil_http_requests_total',
+        'HTTP requests completed, by method, route pattern and status code.',
+      ),
     );
-    this.httpDuration = new AccumulatedHistogram(
-      'vexil_http_request_duration_seconds',
-      'HTTP request duration in seconds, by method, route pattern and status code.',
-      r,
-      DEFAULT_SECONDS_BUCKETS,
+    this.httpDuration = this.accumulate(
+      new AccumulatedHistogram(
+        'vexil_http_request_duration_seconds',
+        'HTTP request duration in seconds, by method, route pattern and status code.',
+        DEFAULT_SECONDS_BUCKETS,
+      ),
     );
     this.httpCap = new SeriesCap(max);
-    this.grpcHandled = new AccumulatedCounter(
-      'grpc_server_handled_total',
-      'Total number of RPCs completed on the server, regardless of success or failure.',
-      r,
+    this.grpcHandled = this.accumulate(
+      new AccumulatedCounter(
+        'grpc_server_handled_total',
+        'Total number of RPCs completed on the server, regardless of success or failure.',
+      ),
     );
-    this.grpcHandling = new AccumulatedHistogram(
-      'grpc_server_handling_seconds',
-      'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.',
-      r,
-      DEFAULT_SECONDS_BUCKETS,
+    this.grpcHandling = this.accumulate(
+      new AccumulatedHistogram(
+        'grpc_server_handling_seconds',
+        'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.',
+        DEFAULT_SECONDS_BUCKETS,
+      ),
     );
     this.grpcCap = new SeriesCap(max);
     this.snapshotRebuild = new Capped(
@@ -398,8 +407,19 @@ class PrometheusMetrics implements Metrics {
     this.pools.set(dialect, stats);
   }
 
-  render(): Promise<string> {
-    return this.registry.metrics();
+  async render(): Promise<string> {
+    let text = '';
+    for await (const piece of this.renderPieces()) text += piece;
+    return text;
+  }
+
+  renderPieces(): AsyncIterable<string> {
+    return piecewiseExposition(this.registry, this.accumulated);
+  }
+
+  private accumulate<M extends Accumulated>(metric: M): M {
+    this.accumulated.push(metric);
+    return metric;
   }
 
   close(): void {
