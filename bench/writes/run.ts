@@ -5,7 +5,8 @@
  * a second. Each rate is compared with the idle run (0 writes/s) of the same server. Also:
  * the cold load (first evaluation after start; then the time until the whole namespace is
  * held, and the longest event-loop stall meanwhile), the longest event-loop delay seen by the
- * server (monitorEventLoopDelay, resolution 1 ms) and its RSS.
+ * server (monitorEventLoopDelay, resolution 1 ms) and its RSS; then a scrape of /metrics with
+ * every flag evaluated (bench/writes/scrape.ts).
  * Rates are measured in rounds (idle, 0.5, 2, 5, idle, 0.5, ...) and each figure is the median
  * of its rounds, so that a burst of other load on a shared machine moves one round, not the
  * table.
@@ -22,6 +23,7 @@ import { fmt, median, numberOption, requireTool } from '../http/processes';
 import { measureWrk, writePostScript } from '../http/wrk';
 import { NAMESPACE, seedScaleDatabase } from '../scale/seed';
 import { prepareBackend } from './backend';
+import { measureScrape } from './scrape';
 import { startBenchServer, type BenchServer, type LoopReport } from './server';
 
 const argv = process.argv.slice(2);
@@ -229,11 +231,16 @@ async function runSize(work: string, flags: number): Promise<void> {
       }
     }
     const rows: Row[] = rounds.map((measured) => medianRow(measured));
+    const scrape = await measureScrape(server, flags);
     const idle = rows.find((r) => r.rate === 0) ?? rows[0];
     console.log(
       `\n${flags} flags x 5 rules, ${backend.label}: cold load (first evaluation after start) ` +
         `${fmt(cold.firstMs)} ms; whole namespace held ${fmt(cold.wholeMs)} ms after it, ` +
         `longest loop stall meanwhile ${fmt(cold.loopMaxMs)} ms; start to SERVING ${fmt(server.startMs)} ms`,
+    );
+    console.log(
+      `GET /metrics with every flag evaluated: ${fmt(scrape.ms)} ms, ${fmt(scrape.mb, 1)} MB, ` +
+        `${fmt(scrape.lines)} lines; longest loop stall meanwhile ${fmt(scrape.loopMaxMs)} ms`,
     );
     console.log(
       `median of ${ROUNDS} rounds of ${DURATION} s per rate; RSS: the highest seen; ` +
@@ -268,6 +275,7 @@ async function runSize(work: string, flags: number): Promise<void> {
         coldMs: Math.round(cold.firstMs),
         wholeMs: Math.round(cold.wholeMs),
         coldLoopMs: cold.loopMaxMs,
+        scrape,
         rows,
       }),
     );
