@@ -16,7 +16,7 @@ RUN npm run package && mkdir -p /out/data && cp build/vexil /out/vexil
 FROM gcr.io/distroless/cc-debian12:nonroot
 ENV VEXIL_DB_URL=file:/data/vexil.db \
     VEXIL_LOG_ENCODING=json \
-    NODE_OPTIONS=--max-semi-space-size=4
+    NODE_OPTIONS="--max-semi-space-size=4 --v8-pool-size=1"
 COPY --from=build --chown=nonroot:nonroot /out/data /data
 COPY --from=build /out/vexil /usr/local/bin/vexil
 WORKDIR /home/nonroot

@@ -118,6 +118,7 @@ export const VEXIL_NODE_FLAGS: readonly string[] = [
   '--max-inlined-bytecode-size-cumulative=3000',
   '--no-memory-reducer',
   '--heap-growing-percent=100',
+  '--v8-pool-size=1',
 ];
 
 /**

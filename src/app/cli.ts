@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --max-inlined-bytecode-size-cumulative=3000 --no-memory-reducer --heap-growing-percent=100
+#!/usr/bin/env -S node --max-semi-space-size=4 --max-inlined-bytecode-size-cumulative=3000 --no-memory-reducer --heap-growing-percent=100 --v8-pool-size=1
 import './launch';
 import { COMMANDS } from './cli/commands';
 import { runCli } from './cli/program';
