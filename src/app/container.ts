@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { Server as GrpcServer } from '@grpc/grpc-js';
 import { ConfigStore } from '../domain/services/config';
 import { createManagementService } from '../domain/services/management-service';
@@ -15,6 +14,7 @@ import { createAuthComponents } from '../adapters/auth';
 import { RandomIdGenerator, SystemClock } from '../adapters/system';
 import { createCors, createHttpHandler } from '../adapters/http';
 import { HttpDrain } from '../adapters/http/http-drain';
+import { drained } from '../adapters/http/response-drain';
 import { bindGrpcServer, createGrpcServer, shutdownGrpcServer } from '../adapters/grpc/server';
 import { createEvaluationRoutes } from '../adapters/http/evaluation';
 import { publicConfig, type VexilConfig } from './config';
@@ -409,18 +409,6 @@ function dashboardMounts(config: VexilConfig, logger: Logger): ExpressMount[] {
   }
   return [dashboardFiles({ dir })];
 }
-
-/** Until `res` can take more, or is closed. */
-const drained = (res: ServerResponse): Promise<void> =>
-  new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 
 /** GET /metrics in Prometheus text format, never authenticated; absent when metrics are off. */
 function metricsRoutes(metrics: Metrics): HttpRoute[] {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { EvaluationService } from '../../../domain/services/evaluation';
 import { ClientSnapshotDocuments, DEFAULT_SNAPSHOT_MAX_BYTES } from '../../snapshot';
+import { drained } from '../response-drain';
 import type { HttpRoute } from '../route-table';
 
 /** The snapshot ETag: hex SHA-1 of the namespace version, unquoted, as Flipt sends it. */
@@ -23,19 +24,6 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
     if (name.trim() === '*') star = accepted;
   }
   return star;
-}
-
-/** Resolves when the response can take more, or is gone. */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
 
 /** Writes the pieces in order, waiting whenever the socket's buffer is full. */
