@@ -16,8 +16,11 @@ import { gather, type Reads, type SqlSession, type Tx } from './sql-session';
  */
 const FLAG_PAGE = 125;
 
-/** Attempts at reading a SQLite namespace a page per transaction before one long transaction. */
-const TURN_ATTEMPTS = 3;
+/**
+ * Attempts at reading a namespace in parts checked against its version (a SQLite namespace a
+ * page per transaction, a few flags' rows by concurrent statements) before one transaction.
+ */
+const VERSIONED_ATTEMPTS = 3;
 
 type Mapper = ReturnType<RowMapper['forNamespaceLoad']>;
 
@@ -102,7 +105,7 @@ export class SqlEvaluationSource implements EvaluationSource {
    * between starts the read again; after a few attempts the namespace is read in one go.
    */
   private async loadInTurns(namespaceKey: string): Promise<NamespaceData | undefined> {
-    for (let attempt = 0; attempt < TURN_ATTEMPTS; attempt++) {
+    for (let attempt = 0; attempt < VERSIONED_ATTEMPTS; attempt++) {
       const head = await this.session.read((tx) => this.head(tx, namespaceKey));
       if (head === undefined) return undefined;
       const parts: Page[] = [];
@@ -210,7 +213,7 @@ export class SqlEvaluationSource implements EvaluationSource {
       });
     const reads = this.session.statements;
     if (reads.concurrent !== true) return inTransaction();
-    for (let attempt = 0; attempt < TURN_ATTEMPTS; attempt++) {
+    for (let attempt = 0; attempt < VERSIONED_ATTEMPTS; attempt++) {
       const nsRow = await this.namespaceRow(reads, namespaceKey);
       if (nsRow === undefined) return undefined;
       const value = await read(reads, nsRow);
