@@ -90,16 +90,16 @@ export abstract class Accumulated<S extends Series = Series> {
    */
   *pieces(maxValues: number): Iterable<Exported> {
     let values: ExportedValue[] = [];
-    let any = false;
+    let yielded = false;
     for (const s of this.all.values()) {
       this.valuesOf(s, values);
       if (values.length >= maxValues) {
         yield this.exported(values);
         values = [];
-        any = true;
+        yielded = true;
       }
     }
-    if (values.length > 0 || !any) yield this.exported(values);
+    if (values.length > 0 || !yielded) yield this.exported(values);
   }
 
   protected abstract create(labels: Labels): S;

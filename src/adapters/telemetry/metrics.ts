@@ -106,35 +106,28 @@ class PrometheusMetrics implements Metrics {
     const registers = [this.registry];
     const flipt = (names: string[]) => [...names, SCOPE_LABEL];
 
-    this.evalRequests = this.accumulate(
-      new AccumulatedCounter(
-        'flipt_evaluations_requests_total',
-        'The total number of requested evaluations',
-      ),
+    this.evalRequests = this.counter(
+      'flipt_evaluations_requests_total',
+      'The total number of requested evaluations',
     );
     this.evalRequestsCap = new SeriesCap(max);
-    this.evalResults = this.accumulate(
-      new AccumulatedCounter(
-        'flipt_evaluations_results_total',
-        'The total number of evaluation results',
-      ),
+    this.evalResults = this.counter(
+      'flipt_evaluations_results_total',
+      'The total number of evaluation results',
     );
     this.evalResultsCap = new SeriesCap(max);
-    this.evalErrors = this.accumulate(
-      new AccumulatedCounter(
-        'flipt_evaluations_errors_total',
-        'The total number of requested evaluations that resulted in an error',
-      ),
+    this.evalErrors = this.counter(
+      'flipt_evaluations_errors_total',
+      'The total number of requested evaluations that resulted in an error',
     );
-    this.evalLatency = this.accumulate(
-      new AccumulatedHistogram(
-        'flipt_evaluations_latency_milliseconds',
-        'The latency of individual evaluations in milliseconds',
-        FLIPT_LATENCY_BUCKETS_MS,
-      ),
+    this.evalLatency = this.histogram(
+      'flipt_evaluations_latency_milliseconds',
+      'The latency of individual evaluations in milliseconds',
+      FLIPT_LATENCY_BUCKETS_MS,
     );
-    this.serverErrors = this.accumulate(
-      new AccumulatedCounter('flipt_server_errors_total', 'The total number of server errors'),
+    this.serverErrors = this.counter(
+      'flipt_server_errors_total',
+      'The total number of server errors',
     ).series({ [SCOPE_LABEL]: FLIPT_SCOPE });
     const cacheCounter = (name: string, help: string) =>
       new Capped(
@@ -152,32 +145,24 @@ class PrometheusMetrics implements Metrics {
       ),
     };
 
-    this.httpRequests = this.accumulate(
-      new AccumulatedCounter(
-        'vexil_http_requests_total',
-        'HTTP requests completed, by method, route pattern and status code.',
-      ),
+    this.httpRequests = this.counter(
+      'vexil_http_requests_total',
+      'HTTP requests completed, by method, route pattern and status code.',
     );
-    this.httpDuration = this.accumulate(
-      new AccumulatedHistogram(
-        'vexil_http_request_duration_seconds',
-        'HTTP request duration in seconds, by method, route pattern and status code.',
-        DEFAULT_SECONDS_BUCKETS,
-      ),
+    this.httpDuration = this.histogram(
+      'vexil_http_request_duration_seconds',
+      'HTTP request duration in seconds, by method, route pattern and status code.',
+      DEFAULT_SECONDS_BUCKETS,
     );
     this.httpCap = new SeriesCap(max);
-    this.grpcHandled = this.accumulate(
-      new AccumulatedCounter(
-        'grpc_server_handled_total',
-        'Total number of RPCs completed on the server, regardless of success or failure.',
-      ),
+    this.grpcHandled = this.counter(
+      'grpc_server_handled_total',
+      'Total number of RPCs completed on the server, regardless of success or failure.',
     );
-    this.grpcHandling = this.accumulate(
-      new AccumulatedHistogram(
-        'grpc_server_handling_seconds',
-        'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.',
-        DEFAULT_SECONDS_BUCKETS,
-      ),
+    this.grpcHandling = this.histogram(
+      'grpc_server_handling_seconds',
+      'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.',
+      DEFAULT_SECONDS_BUCKETS,
     );
     this.grpcCap = new SeriesCap(max);
     this.snapshotRebuild = new Capped(
@@ -417,7 +402,14 @@ class PrometheusMetrics implements Metrics {
     return piecewiseExposition(this.registry, this.accumulated);
   }
 
-  private accumulate<M extends Accumulated>(metric: M): M {
+  private counter(name: string, help: string): AccumulatedCounter {
+    const metric = new AccumulatedCounter(name, help);
+    this.accumulated.push(metric);
+    return metric;
+  }
+
+  private histogram(name: string, help: string, bounds: readonly number[]): AccumulatedHistogram {
+    const metric = new AccumulatedHistogram(name, help, bounds);
     this.accumulated.push(metric);
     return metric;
   }
